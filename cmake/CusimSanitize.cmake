@@ -1,0 +1,19 @@
+# One switch applies a sanitizer to every target of the build:
+#   cmake -DCUSIM_SANITIZE=address|undefined|thread
+# The fiber layer announces its stack switches to ASan and TSan (see
+# src/fiber/context.cpp), so fiber code is checked like ordinary code.
+if(CUSIM_SANITIZE STREQUAL "")
+  return()
+endif()
+if(CUSIM_SANITIZE STREQUAL "address")
+  set(_flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+elseif(CUSIM_SANITIZE STREQUAL "undefined")
+  set(_flags -fsanitize=undefined -fno-sanitize-recover=undefined)
+elseif(CUSIM_SANITIZE STREQUAL "thread")
+  set(_flags -fsanitize=thread)
+else()
+  message(FATAL_ERROR "CUSIM_SANITIZE must be address, undefined or thread, not '${CUSIM_SANITIZE}'")
+endif()
+add_compile_options(${_flags})
+add_link_options(${_flags})
+add_compile_definitions(CUSIM_SANITIZE_${CUSIM_SANITIZE}=1)

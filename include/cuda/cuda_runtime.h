@@ -1,0 +1,37 @@
+// cusim's cuda_runtime.h: what a .cu file sees when nvcc compiles it, for the
+// host compiler. cusim-cc puts this directory first on the include path.
+#pragma once
+
+#include <cassert>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "cuda_runtime_api.h"
+#include "driver_types.h"
+#include "vector_types.h"
+#include <cusim/detail/builtins.hpp>
+#include <cusim/detail/device_functions.hpp>
+#include <cusim/detail/device_math.hpp>
+#include <cusim/launch.hpp>
+
+// Execution-space and memory-space qualifiers. Kernels and device functions
+// are ordinary C++ functions; __device__ and __constant__ variables are
+// ordinary globals that every CUDA thread shares.
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __noinline__ __attribute__((noinline))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __launch_bounds__(...)
+#define __grid_constant__
+#ifndef __CUSIM__
+#define __CUSIM__ 1
+#endif
+
+// Shared memory must be per block, which a plain declaration cannot be:
+// cusim-cc rewrites __shared__ declarations; without it, say so clearly.
+#define __shared__                                                                                          \
+  _Pragma("GCC error \"__shared__ needs cusim-cc: build .cu files with cusim-cc, or declare shared memory with CUSIM_SHARED(type, name)\"")

@@ -1,0 +1,94 @@
+// The CUDA runtime API's C functions, as cusim implements them. Every call
+// returns a cudaError_t; see docs/api-coverage.md for what each one models.
+#pragma once
+#include <cstddef>
+#include "driver_types.h"
+#include "vector_types.h"
+
+#define CUDART_VERSION 13000
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+
+extern "C" {
+// Errors.
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char* cudaGetErrorString(cudaError_t error);
+const char* cudaGetErrorName(cudaError_t error);
+
+// Devices, properties and limits.
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
+cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaRuntimeGetVersion(int* version);
+cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value);
+
+// Memory.
+cudaError_t cudaMalloc(void** ptr, size_t size);
+cudaError_t cudaFree(void* ptr);
+cudaError_t cudaMallocHost(void** ptr, size_t size);
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags);
+cudaError_t cudaFreeHost(void* ptr);
+cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int flags = cudaMemAttachGlobal);
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind);
+cudaError_t cudaMemset(void* ptr, int value, size_t count);
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset = 0,
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+cudaError_t cudaGetSymbolAddress(void** ptr, const void* symbol);
+cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol);
+}
+
+namespace cusim::detail {
+cudaError_t memcpy_symbol(void* symbol, size_t symbol_size, void* buffer, size_t count, size_t offset,
+                          cudaMemcpyKind kind, bool to_symbol);
+}
+
+// C++ overloads that take the symbol itself, as CUDA's headers provide. Knowing
+// the symbol's type lets cusim check offset + count against its size.
+template <class T>
+cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return cusim::detail::memcpy_symbol(const_cast<T*>(&symbol), sizeof(T), const_cast<void*>(src), count, offset,
+                                      kind, true);
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  return cusim::detail::memcpy_symbol(const_cast<T*>(&symbol), sizeof(T), dst, count, offset, kind, false);
+}
+template <class T>
+cudaError_t cudaGetSymbolAddress(void** ptr, const T& symbol) {
+  return cudaGetSymbolAddress(ptr, static_cast<const void*>(&symbol));
+}
+template <class T>
+cudaError_t cudaGetSymbolSize(size_t* size, const T&) {
+  if (size == nullptr) return cudaErrorInvalidValue;
+  *size = sizeof(T);
+  return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaMalloc(T** ptr, size_t size) { return cudaMalloc(reinterpret_cast<void**>(ptr), size); }
+template <class T>
+cudaError_t cudaMallocHost(T** ptr, size_t size) { return cudaMallocHost(reinterpret_cast<void**>(ptr), size); }
+template <class T>
+cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
+  return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+}
+template <class T>
+cudaError_t cudaMallocManaged(T** ptr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
+  return cudaMallocManaged(reinterpret_cast<void**>(ptr), size, flags);
+}
+template <class F>
+cudaError_t cudaFuncSetAttribute(F* func, cudaFuncAttribute attr, int value) {
+  return cudaFuncSetAttribute(reinterpret_cast<const void*>(func), attr, value);
+}

@@ -1,0 +1,45 @@
+// cusim's C++ launch API, for code that does not go through cusim-cc:
+//
+//   cusim::launch(vector_add, blocks, threads)(d_a, d_b, d_c, n);
+//
+// is `vector_add<<<blocks, threads>>>(d_a, d_b, d_c, n);`. Arguments are
+// converted to the kernel's parameter types and copied, as CUDA does. A bad
+// configuration is reported through cudaGetLastError(), as with <<<>>>.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <utility>
+
+#include <cusim/detail/kernel_call.hpp>
+
+namespace cusim {
+
+template <class... Params>
+class kernel_launcher {
+ public:
+  kernel_launcher(void (*kernel)(Params...), detail::launch_shape shape, const char* name)
+      : kernel_(kernel), shape_(shape), name_(name) {}
+
+  template <class... Args>
+  cudaError_t operator()(Args&&... args) const {
+    static_assert(sizeof...(Args) == sizeof...(Params), "a kernel launch must pass one argument per parameter");
+    using call_type = detail::kernel_call<Params...>;
+    auto call = std::make_shared<const call_type>(
+        call_type{kernel_, typename call_type::arguments_type(std::forward<Args>(args)...)});
+    return detail::launch_kernel(shape_, {&call_type::run_thread, std::move(call),
+                                          reinterpret_cast<const void*>(kernel_), name_});
+  }
+
+ private:
+  void (*kernel_)(Params...);
+  detail::launch_shape shape_;
+  const char* name_;
+};
+
+template <class... Params>
+kernel_launcher<Params...> launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes = 0,
+                                  cudaStream_t stream = nullptr, const char* name = nullptr) {
+  return kernel_launcher<Params...>(kernel, {grid, block, shared_bytes, stream}, name);
+}
+
+}  // namespace cusim

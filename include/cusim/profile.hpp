@@ -1,0 +1,56 @@
+// Device profiles: the GPU cusim models. Every limit a launch is checked
+// against, every cudaDeviceProp field and every device attribute comes from
+// the active profile. Choose one with CUSIM_DEVICE=sm_80 (default sm_90) or
+// with cusim::select_profile before the first CUDA call.
+#pragma once
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+namespace cusim {
+
+struct device_profile {
+  std::string_view id;    // "sm_90"
+  std::string_view name;  // what cudaDeviceProp::name reports
+  int major, minor;
+  int multiprocessor_count;
+  int max_threads_per_block;
+  int max_block_dim[3];
+  int max_grid_dim[3];
+  int max_threads_per_multiprocessor;
+  int max_blocks_per_multiprocessor;
+  std::size_t shared_mem_per_block;           // without opt-in
+  std::size_t shared_mem_per_block_optin;     // cudaFuncAttributeMaxDynamicSharedMemorySize ceiling
+  std::size_t shared_mem_per_multiprocessor;
+  std::size_t reserved_shared_mem_per_block;  // taken by the system from each block's share
+  int regs_per_block;
+  int regs_per_multiprocessor;
+  std::size_t total_global_mem;
+  std::size_t total_const_mem;
+  int clock_rate_khz;
+  int memory_clock_rate_khz;
+  int memory_bus_width;
+  int l2_cache_size;
+  int persisting_l2_cache_max_size;
+  int async_engine_count;
+  int ecc_enabled;
+  int single_to_double_perf_ratio;
+  unsigned int gpu_pci_device_id;
+  int max_cluster_size;  // portable maximum; 0 where clusters are unsupported
+};
+
+// All built-in profiles, oldest architecture first.
+std::span<const device_profile> profiles();
+
+// The profile named `id` ("sm_75", ...), or nullptr.
+const device_profile* find_profile(std::string_view id);
+
+// The active profile.
+const device_profile& active_profile();
+
+// Makes `id` the active profile. Returns false (and changes nothing) for an
+// unknown id. Meant for program start; switching while kernels run is not
+// supported.
+bool select_profile(std::string_view id);
+
+}  // namespace cusim

@@ -1,0 +1,22 @@
+// Settings of cusim's execution engine that have no CUDA equivalent.
+#pragma once
+
+namespace cusim {
+
+// Worker OS threads that run blocks. Default: CUSIM_WORKERS, else one per
+// core. Takes effect at the next launch; 0 restores the default.
+void set_worker_count(unsigned int workers);
+unsigned int worker_count();
+
+// Blocks one worker keeps alive (resident) at once, like the blocks an SM
+// holds. Default: CUSIM_RESIDENT_BLOCKS, else 1. With more than one, a
+// worker interleaves its blocks at every wait, and each keeps its own
+// shared memory. 0 restores the default.
+void set_resident_blocks_per_worker(unsigned int blocks);
+unsigned int resident_blocks_per_worker();
+
+// Bytes of each fiber's stack: CUSIM_STACK_SIZE if set, else 64 KiB plus 16
+// times cudaLimitStackSize (a CPU frame is larger than a GPU one).
+unsigned long fiber_stack_bytes();
+
+}  // namespace cusim

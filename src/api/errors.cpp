@@ -1,0 +1,69 @@
+#include "api/errors.hpp"
+
+#include <atomic>
+
+#include <cuda_runtime_api.h>
+
+namespace cusim::detail {
+
+namespace {
+thread_local cudaError_t last_error = cudaSuccess;
+std::atomic<cudaError_t> sticky{cudaSuccess};
+}  // namespace
+
+cudaError_t set_error(cudaError_t error) {
+  if (error != cudaSuccess) last_error = error;
+  return error;
+}
+
+cudaError_t sticky_error() { return sticky.load(std::memory_order_acquire); }
+
+void make_sticky(cudaError_t error) {
+  cudaError_t expected = cudaSuccess;
+  sticky.compare_exchange_strong(expected, error, std::memory_order_acq_rel);
+  set_error(error);
+}
+
+void clear_sticky_error() {
+  sticky.store(cudaSuccess, std::memory_order_release);
+  last_error = cudaSuccess;
+}
+
+cudaError_t context_error() { return set_error(sticky_error()); }
+
+}  // namespace cusim::detail
+
+using namespace cusim::detail;
+
+extern "C" {
+
+cudaError_t cudaGetLastError(void) {
+  cudaError_t error = last_error;
+  last_error = sticky_error();  // a sticky error cannot be cleared this way
+  return error;
+}
+
+cudaError_t cudaPeekAtLastError(void) { return last_error; }
+
+const char* cudaGetErrorName(cudaError_t error) {
+  switch (error) {
+#define CUSIM_ERROR(name, value, text) \
+  case name:                           \
+    return #name;
+#include <cusim/detail/error_codes.inc>
+#undef CUSIM_ERROR
+  }
+  return "unrecognized error code";
+}
+
+const char* cudaGetErrorString(cudaError_t error) {
+  switch (error) {
+#define CUSIM_ERROR(name, value, text) \
+  case name:                           \
+    return text;
+#include <cusim/detail/error_codes.inc>
+#undef CUSIM_ERROR
+  }
+  return "unrecognized error code";
+}
+}

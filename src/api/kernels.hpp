@@ -1,0 +1,32 @@
+// What cusim remembers about each kernel between launches: attributes set
+// with cudaFuncSetAttribute and the static shared memory its blocks used.
+#pragma once
+#include <atomic>
+#include <cstddef>
+
+namespace cusim::detail {
+
+struct kernel_info {
+  // cudaFuncAttributeMaxDynamicSharedMemorySize, or unset (then the default
+  // is the profile's per-block share minus the static part).
+  std::atomic<std::size_t> max_dynamic_shared{0};
+  std::atomic<bool> max_dynamic_shared_set{false};
+  // The most static __shared__ memory one block of this kernel has used.
+  // cusim learns it as blocks run, so later launches are checked up front.
+  std::atomic<std::size_t> static_shared{0};
+
+  void note_static_shared(std::size_t bytes) {
+    std::size_t seen = static_shared.load(std::memory_order_relaxed);
+    while (bytes > seen && !static_shared.compare_exchange_weak(seen, bytes, std::memory_order_relaxed)) {
+    }
+  }
+};
+
+// The record of `function`, created on first use. References stay valid
+// until forget_kernels().
+kernel_info& kernel_record(const void* function);
+
+// cudaDeviceReset: attributes go back to their defaults.
+void forget_kernels();
+
+}  // namespace cusim::detail

@@ -1,0 +1,143 @@
+// Kernel launches: the checks a GPU makes before it runs a grid, then the run
+// itself on the worker pool. Launches are synchronous for now: the grid has
+// finished when the launch returns.
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <cuda_runtime_api.h>
+#include <cusim/launch.hpp>
+#include <cusim/profile.hpp>
+#include <cusim/runtime.hpp>
+
+#include "api/errors.hpp"
+#include "api/kernels.hpp"
+#include "api/limits.hpp"
+#include "sched/pool.hpp"
+#include "support/diagnostics.hpp"
+#include "support/env.hpp"
+
+namespace cusim {
+
+namespace {
+
+std::atomic<unsigned int> requested_workers{0};
+std::atomic<unsigned int> requested_resident{0};
+
+}  // namespace
+
+void set_worker_count(unsigned int workers) { requested_workers.store(workers); }
+
+unsigned int worker_count() {
+  if (unsigned int n = requested_workers.load()) return n;
+  static const unsigned int from_env = static_cast<unsigned int>(
+      detail::env_positive("CUSIM_WORKERS", std::max(1u, std::thread::hardware_concurrency())));
+  return from_env;
+}
+
+void set_resident_blocks_per_worker(unsigned int blocks) { requested_resident.store(blocks); }
+
+unsigned int resident_blocks_per_worker() {
+  if (unsigned int n = requested_resident.load()) return n;
+  static const unsigned int from_env =
+      static_cast<unsigned int>(detail::env_positive("CUSIM_RESIDENT_BLOCKS", 1));
+  return from_env;
+}
+
+unsigned long fiber_stack_bytes() {
+  static const long from_env = detail::env_positive("CUSIM_STACK_SIZE", 0);
+  if (from_env > 0) return static_cast<unsigned long>(from_env);
+  std::size_t cuda_stack = 0;
+  detail::read_limit(cudaLimitStackSize, cuda_stack);
+  return 64 * 1024 + 16 * cuda_stack;
+}
+
+}  // namespace cusim
+
+namespace cusim::detail {
+
+namespace {
+
+std::mutex launch_mutex;  // one grid runs at a time
+std::unique_ptr<worker_pool> pool;
+
+worker_pool& pool_of_size(unsigned int workers) {
+  if (!pool || pool->size() != workers) {
+    pool.reset();
+    pool = std::make_unique<worker_pool>(workers);
+  }
+  return *pool;
+}
+
+bool dims_within(const dim3& d, const int (&max)[3]) {
+  return d.x >= 1 && d.y >= 1 && d.z >= 1 && d.x <= unsigned(max[0]) && d.y <= unsigned(max[1]) &&
+         d.z <= unsigned(max[2]);
+}
+
+// The checks a GPU makes before it accepts a launch. On sm_90 with CUDA 13
+// every one of these failures is cudaErrorInvalidValue (measured).
+cudaError_t validate(const launch_shape& shape, const kernel_info& kernel, std::size_t& shared_limit) {
+  const device_profile& p = active_profile();
+  if (!dims_within(shape.block, p.max_block_dim)) return cudaErrorInvalidValue;
+  const unsigned long long threads = 1ull * shape.block.x * shape.block.y * shape.block.z;
+  if (threads > unsigned(p.max_threads_per_block)) return cudaErrorInvalidValue;
+  if (!dims_within(shape.grid, p.max_grid_dim)) return cudaErrorInvalidValue;
+
+  const std::size_t static_bytes = kernel.static_shared.load();
+  const bool opted_in = kernel.max_dynamic_shared_set.load();
+  const std::size_t max_dynamic = opted_in ? kernel.max_dynamic_shared.load()
+                                           : p.shared_mem_per_block - std::min(static_bytes, p.shared_mem_per_block);
+  shared_limit = opted_in ? p.shared_mem_per_block_optin : p.shared_mem_per_block;
+  if (shape.dynamic_shared_bytes > max_dynamic) return cudaErrorInvalidValue;
+  if (static_bytes + shape.dynamic_shared_bytes > shared_limit) return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+
+}  // namespace
+
+cudaError_t launch_kernel(const launch_shape& shape, kernel_invocation invocation) {
+  if (cudaError_t e = context_error()) return e;
+  if (invocation.function == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
+  kernel_info& kernel = kernel_record(invocation.function);
+  std::size_t shared_limit = 0;
+  if (cudaError_t e = validate(shape, kernel, shared_limit)) return set_error(e);
+
+  std::lock_guard lock(launch_mutex);
+  const device_profile& p = active_profile();
+  grid_job grid(shape, std::move(invocation), kernel, shared_limit);
+  const worker_settings settings{fiber_stack_bytes(), resident_blocks_per_worker(),
+                                 p.shared_mem_per_block_optin + 4096};
+  pool_of_size(worker_count()).run(grid, settings);
+
+  const cudaError_t outcome = grid.error();
+  if (outcome == cudaErrorInvalidValue) return set_error(outcome);  // refused at run time, not sticky
+  if (outcome != cudaSuccess) make_sticky(outcome);
+  return cudaSuccess;  // like a GPU launch: a fault shows up at the next synchronisation
+}
+
+}  // namespace cusim::detail
+
+extern "C" cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
+  using namespace cusim::detail;
+  if (cudaError_t e = context_error()) return e;
+  if (func == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
+  kernel_info& kernel = kernel_record(func);
+  const cusim::device_profile& p = cusim::active_profile();
+  switch (attr) {
+    case cudaFuncAttributeMaxDynamicSharedMemorySize: {
+      const std::size_t static_bytes = kernel.static_shared.load();
+      if (value < 0 || std::size_t(value) + static_bytes > p.shared_mem_per_block_optin) {
+        return set_error(cudaErrorInvalidValue);
+      }
+      kernel.max_dynamic_shared.store(std::size_t(value));
+      kernel.max_dynamic_shared_set.store(true);
+      return cudaSuccess;
+    }
+    case cudaFuncAttributePreferredSharedMemoryCarveout:
+      if (value < -1 || value > 100) return set_error(cudaErrorInvalidValue);
+      return cudaSuccess;  // a hint: no effect on the CPU
+    default:
+      return set_error(cudaErrorInvalidValue);
+  }
+}

@@ -1,0 +1,67 @@
+#include "api/limits.hpp"
+
+#include <array>
+#include <atomic>
+
+#include <cusim/profile.hpp>
+
+namespace cusim::detail {
+
+namespace {
+
+// Defaults as an H100 with CUDA 13 reports them. cudaLimitDevRuntimeSyncDepth
+// (3) is gone since CUDA 12 removed device-side cudaDeviceSynchronize; the
+// driver also answers limit 7 (the opt-in shared memory per block).
+constexpr int limit_count = 8;
+constexpr std::array<bool, limit_count> supported{true, true, true, false, true, true, true, true};
+
+std::size_t default_value(int limit) {
+  switch (limit) {
+    case cudaLimitStackSize: return 1024;
+    case cudaLimitPrintfFifoSize: return 8650752;
+    case cudaLimitMallocHeapSize: return 8388608;
+    case cudaLimitDevRuntimePendingLaunchCount: return 2048;
+    case cudaLimitMaxL2FetchGranularity: return 64;
+    case cudaLimitPersistingL2CacheSize: return active_profile().major >= 9 ? 9830400 : 0;  // as measured on sm_90
+    case 7: return active_profile().shared_mem_per_block_optin;
+    default: return 0;
+  }
+}
+
+struct limit_values {
+  limit_values() {
+    for (int i = 0; i < limit_count; ++i) slot[i].store(default_value(i), std::memory_order_relaxed);
+  }
+  std::array<std::atomic<std::size_t>, limit_count> slot;
+};
+
+std::array<std::atomic<std::size_t>, limit_count>& values() {
+  static limit_values v;
+  return v.slot;
+}
+
+bool known(int limit) { return limit >= 0 && limit < limit_count && supported[limit]; }
+
+}  // namespace
+
+bool read_limit(int limit, std::size_t& value) {
+  if (!known(limit)) return false;
+  value = values()[limit].load(std::memory_order_relaxed);
+  return true;
+}
+
+cudaError_t write_limit(int limit, std::size_t value) {
+  if (!known(limit) || limit == 7) return cudaErrorUnsupportedLimit;
+  if (limit == cudaLimitMaxL2FetchGranularity && value > 128) return cudaErrorInvalidValue;
+  if (limit == cudaLimitPersistingL2CacheSize && value > std::size_t(active_profile().persisting_l2_cache_max_size)) {
+    return cudaErrorInvalidValue;
+  }
+  values()[limit].store(value, std::memory_order_relaxed);
+  return cudaSuccess;
+}
+
+void reset_limits() {
+  for (int i = 0; i < limit_count; ++i) values()[i].store(default_value(i), std::memory_order_relaxed);
+}
+
+}  // namespace cusim::detail

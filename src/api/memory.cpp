@@ -1,0 +1,160 @@
+// cudaMalloc, cudaFree, cudaMemcpy, cudaMemset and the symbol copies.
+// Device memory is host memory that cusim tracks: a kernel (a fiber on this
+// process) reads it directly, and copies are memcpy after the same checks a
+// GPU driver makes.
+#include <cstring>
+
+#include <cuda_runtime_api.h>
+#include <cusim/profile.hpp>
+
+#include "api/errors.hpp"
+#include "memory/allocations.hpp"
+#include "support/diagnostics.hpp"
+
+using namespace cusim::detail;
+
+namespace {
+
+bool valid_kind(cudaMemcpyKind kind) { return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault; }
+
+// Checks one side of a copy: device sides must lie inside a device or managed
+// allocation; host sides may be any memory.
+bool side_ok(const void* pointer, std::size_t count, bool must_be_device) {
+  return !must_be_device || is_device_range(pointer, count);
+}
+
+cudaError_t checked_copy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
+  if (!valid_kind(kind)) return cudaErrorInvalidMemcpyDirection;
+  if (count == 0) return cudaSuccess;
+  if (dst == nullptr || src == nullptr) return cudaErrorInvalidValue;
+  const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+  const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  if (!side_ok(dst, count, dst_device) || !side_ok(src, count, src_device)) return cudaErrorInvalidValue;
+  if (kind == cudaMemcpyDefault) {
+    // Unified addressing: either side may be anything, but a device side
+    // must not run past its allocation.
+    for (const void* p : {static_cast<const void*>(dst), src}) {
+      auto a = find_allocation(p);
+      if (a && a->kind != memory_kind::pinned_host && !is_device_range(p, count)) return cudaErrorInvalidValue;
+    }
+  }
+  std::memmove(dst, src, count);
+  return cudaSuccess;
+}
+
+cudaError_t allocate_into(void** ptr, std::size_t size, memory_kind kind) {
+  if (cudaError_t e = context_error()) return e;
+  if (ptr == nullptr) return set_error(cudaErrorInvalidValue);
+  void* p = allocate(size, kind);
+  if (p == nullptr) {
+    *ptr = nullptr;
+    return set_error(cudaErrorMemoryAllocation);
+  }
+  *ptr = p;
+  return cudaSuccess;
+}
+
+}  // namespace
+
+namespace cusim::detail {
+
+cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_size, void* buffer, std::size_t count,
+                          std::size_t offset, cudaMemcpyKind kind, bool to_symbol) {
+  if (cudaError_t e = context_error()) return e;
+  if (!valid_kind(kind) || kind == cudaMemcpyHostToHost ||
+      kind == (to_symbol ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice)) {
+    return set_error(cudaErrorInvalidMemcpyDirection);
+  }
+  if (symbol == nullptr) return set_error(cudaErrorInvalidSymbol);
+  if (symbol_size != 0 && (offset > symbol_size || count > symbol_size - offset)) {
+    return set_error(cudaErrorInvalidValue);
+  }
+  if (count == 0) return cudaSuccess;
+  char* at = static_cast<char*>(symbol) + offset;
+  if (to_symbol) {
+    std::memmove(at, buffer, count);
+  } else {
+    std::memmove(buffer, at, count);
+  }
+  return cudaSuccess;
+}
+
+}  // namespace cusim::detail
+
+extern "C" {
+
+cudaError_t cudaMalloc(void** ptr, size_t size) { return allocate_into(ptr, size, memory_kind::device); }
+
+cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int flags) {
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return set_error(cudaErrorInvalidValue);
+  return allocate_into(ptr, size, memory_kind::managed);
+}
+
+cudaError_t cudaMallocHost(void** ptr, size_t size) { return allocate_into(ptr, size, memory_kind::pinned_host); }
+
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
+  constexpr unsigned int known = cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined;
+  if ((flags & ~known) != 0) return set_error(cudaErrorInvalidValue);
+  return allocate_into(ptr, size, memory_kind::pinned_host);
+}
+
+cudaError_t cudaFree(void* ptr) {
+  if (cudaError_t e = context_error()) return e;
+  if (ptr == nullptr) return cudaSuccess;
+  if (!release(ptr, /*device or managed*/ true, /*pinned*/ true)) return set_error(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+
+cudaError_t cudaFreeHost(void* ptr) {
+  if (cudaError_t e = context_error()) return e;
+  if (ptr == nullptr) return cudaSuccess;
+  if (!release(ptr, false, true)) return set_error(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  if (cudaError_t e = context_error()) return e;
+  return set_error(checked_copy(dst, src, count, kind));
+}
+
+cudaError_t cudaMemset(void* ptr, int value, size_t count) {
+  if (cudaError_t e = context_error()) return e;
+  if (count == 0) return cudaSuccess;
+  if (!is_device_range(ptr, count)) return set_error(cudaErrorInvalidValue);
+  std::memset(ptr, value, count);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  if (cudaError_t e = context_error()) return e;
+  if (free_bytes == nullptr || total_bytes == nullptr) return set_error(cudaErrorInvalidValue);
+  *total_bytes = cusim::active_profile().total_global_mem;
+  *free_bytes = *total_bytes - device_bytes_in_use();
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
+                               cudaMemcpyKind kind) {
+  return memcpy_symbol(const_cast<void*>(symbol), 0, const_cast<void*>(src), count, offset, kind, true);
+}
+
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind) {
+  return memcpy_symbol(const_cast<void*>(symbol), 0, dst, count, offset, kind, false);
+}
+
+cudaError_t cudaGetSymbolAddress(void** ptr, const void* symbol) {
+  if (cudaError_t e = context_error()) return e;
+  if (ptr == nullptr) return set_error(cudaErrorInvalidValue);
+  if (symbol == nullptr) return set_error(cudaErrorInvalidSymbol);
+  *ptr = const_cast<void*>(symbol);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
+  if (cudaError_t e = context_error()) return e;
+  (void)size;
+  (void)symbol;
+  // Without the symbol's type its size is unknown; the C++ overload knows it.
+  return set_error(cudaErrorInvalidSymbol);
+}
+}

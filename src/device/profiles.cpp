@@ -1,0 +1,71 @@
+#include <cusim/profile.hpp>
+
+#include <array>
+#include <atomic>
+#include <string>
+
+#include "support/diagnostics.hpp"
+#include "support/env.hpp"
+
+namespace cusim {
+
+namespace {
+
+constexpr std::size_t KiB = 1024;
+constexpr std::size_t GiB = 1024 * 1024 * KiB;
+
+// Published figures of one representative board per architecture. sm_90 is
+// the H100 80GB HBM3 as measured (shared/reference/h100-sm90-properties.txt).
+constexpr std::array<device_profile, 5> builtin_profiles{{
+    {"sm_75", "Tesla T4 (cusim sm_75)", 7, 5, 40, 1024, {1024, 1024, 64}, {2147483647, 65535, 65535},
+     1024, 16, 48 * KiB, 64 * KiB, 64 * KiB, 0, 65536, 65536, 15ull * GiB, 64 * KiB, 1590000, 5001000, 256,
+     4194304, 0, 3, 1, 32, 0x1EB810DE, 0},
+    {"sm_80", "NVIDIA A100-SXM4-40GB (cusim sm_80)", 8, 0, 108, 1024, {1024, 1024, 64},
+     {2147483647, 65535, 65535}, 2048, 32, 48 * KiB, 163 * KiB, 164 * KiB, 1 * KiB, 65536, 65536, 40ull * GiB,
+     64 * KiB, 1410000, 1215000, 5120, 41943040, 30932992, 3, 1, 2, 0x20B010DE, 0},
+    {"sm_86", "NVIDIA GeForce RTX 3090 (cusim sm_86)", 8, 6, 82, 1024, {1024, 1024, 64},
+     {2147483647, 65535, 65535}, 1536, 16, 48 * KiB, 99 * KiB, 100 * KiB, 1 * KiB, 65536, 65536, 24ull * GiB,
+     64 * KiB, 1695000, 9751000, 384, 6291456, 0, 2, 0, 32, 0x220410DE, 0},
+    {"sm_89", "NVIDIA GeForce RTX 4090 (cusim sm_89)", 8, 9, 128, 1024, {1024, 1024, 64},
+     {2147483647, 65535, 65535}, 1536, 24, 48 * KiB, 99 * KiB, 100 * KiB, 1 * KiB, 65536, 65536, 24ull * GiB,
+     64 * KiB, 2520000, 10501000, 384, 75497472, 0, 2, 0, 64, 0x268410DE, 0},
+    {"sm_90", "NVIDIA H100 80GB HBM3", 9, 0, 132, 1024, {1024, 1024, 64}, {2147483647, 65535, 65535}, 2048, 32,
+     48 * KiB, 227 * KiB, 228 * KiB, 1 * KiB, 65536, 65536, 85017493504ull, 64 * KiB, 1980000, 2619000, 5120,
+     52428800, 32768000, 3, 1, 2, 0x233010DE, 8},
+}};
+
+const device_profile* initial_profile() {
+  const std::string wanted = detail::env_string("CUSIM_DEVICE").value_or("sm_90");
+  if (const device_profile* p = find_profile(wanted)) return p;
+  std::string known;
+  for (const auto& p : builtin_profiles) known.append(known.empty() ? "" : ", ").append(p.id);
+  detail::report("CUSIM_DEVICE='{}' is not a known profile ({}); using sm_90", wanted, known);
+  return find_profile("sm_90");
+}
+
+std::atomic<const device_profile*>& active() {
+  static std::atomic<const device_profile*> profile{initial_profile()};
+  return profile;
+}
+
+}  // namespace
+
+std::span<const device_profile> profiles() { return builtin_profiles; }
+
+const device_profile* find_profile(std::string_view id) {
+  for (const auto& p : builtin_profiles) {
+    if (p.id == id) return &p;
+  }
+  return nullptr;
+}
+
+const device_profile& active_profile() { return *active().load(std::memory_order_acquire); }
+
+bool select_profile(std::string_view id) {
+  const device_profile* p = find_profile(id);
+  if (p == nullptr) return false;
+  active().store(p, std::memory_order_release);
+  return true;
+}
+
+}  // namespace cusim

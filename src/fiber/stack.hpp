@@ -1,0 +1,28 @@
+// Fiber stacks: mmap'd regions with a PROT_NONE guard page below them, so a
+// CUDA thread that overflows its stack faults instead of corrupting another
+// thread's. Pages are committed by the OS only when touched.
+#pragma once
+#include <cstddef>
+
+namespace cusim::detail {
+
+class fiber_stack {
+ public:
+  // Reserves `usable_bytes` (rounded up to pages) plus one guard page.
+  explicit fiber_stack(std::size_t usable_bytes);
+  ~fiber_stack();
+  fiber_stack(const fiber_stack&) = delete;
+  fiber_stack& operator=(const fiber_stack&) = delete;
+
+  void* bottom() const { return usable_; }  // lowest usable address
+  void* top() const { return static_cast<char*>(usable_) + usable_size_; }
+  std::size_t size() const { return usable_size_; }
+
+ private:
+  void* mapping_ = nullptr;
+  std::size_t mapping_size_ = 0;
+  void* usable_ = nullptr;
+  std::size_t usable_size_ = 0;
+};
+
+}  // namespace cusim::detail

@@ -1,0 +1,98 @@
+#include "memory/allocations.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include <cusim/profile.hpp>
+
+namespace cusim::detail {
+
+namespace {
+
+constexpr std::size_t alignment = 256;
+
+struct table {
+  std::mutex mutex;
+  std::map<std::uintptr_t, allocation> by_base;
+  std::size_t device_bytes = 0;
+};
+
+table& the_table() {
+  static table t;
+  return t;
+}
+
+bool counts_as_device(memory_kind kind) { return kind != memory_kind::pinned_host; }
+
+// The entry containing `address`; the caller holds the mutex.
+const allocation* lookup(table& t, const void* address) {
+  const auto key = reinterpret_cast<std::uintptr_t>(address);
+  auto it = t.by_base.upper_bound(key);
+  if (it == t.by_base.begin()) return nullptr;
+  --it;
+  const allocation& a = it->second;
+  // A zero-byte allocation still owns its (aligned, non-empty) block.
+  const std::size_t extent = a.size == 0 ? 1 : a.size;
+  return key < it->first + extent ? &a : nullptr;
+}
+
+}  // namespace
+
+void* allocate(std::size_t size, memory_kind kind) {
+  table& t = the_table();
+  std::lock_guard lock(t.mutex);
+  if (counts_as_device(kind) && size > active_profile().total_global_mem - t.device_bytes) return nullptr;
+  const std::size_t rounded = size == 0 ? alignment : (size + alignment - 1) / alignment * alignment;
+  void* base = std::aligned_alloc(alignment, rounded);
+  if (base == nullptr) return nullptr;
+  t.by_base.emplace(reinterpret_cast<std::uintptr_t>(base), allocation{base, size, kind});
+  if (counts_as_device(kind)) t.device_bytes += size;
+  return base;
+}
+
+bool release(void* base, bool accept_device_or_managed, bool accept_pinned) {
+  table& t = the_table();
+  std::lock_guard lock(t.mutex);
+  auto it = t.by_base.find(reinterpret_cast<std::uintptr_t>(base));
+  if (it == t.by_base.end()) return false;
+  const bool device = counts_as_device(it->second.kind);
+  if (device ? !accept_device_or_managed : !accept_pinned) return false;
+  if (device) t.device_bytes -= it->second.size;
+  std::free(base);
+  t.by_base.erase(it);
+  return true;
+}
+
+std::optional<allocation> find_allocation(const void* address) {
+  table& t = the_table();
+  std::lock_guard lock(t.mutex);
+  const allocation* a = lookup(t, address);
+  return a ? std::optional<allocation>(*a) : std::nullopt;
+}
+
+bool is_device_range(const void* address, std::size_t bytes) {
+  table& t = the_table();
+  std::lock_guard lock(t.mutex);
+  const allocation* a = lookup(t, address);
+  if (a == nullptr || !counts_as_device(a->kind)) return false;
+  const auto offset = reinterpret_cast<std::uintptr_t>(address) - reinterpret_cast<std::uintptr_t>(a->base);
+  return offset + bytes <= a->size;
+}
+
+std::size_t device_bytes_in_use() {
+  table& t = the_table();
+  std::lock_guard lock(t.mutex);
+  return t.device_bytes;
+}
+
+void release_all() {
+  table& t = the_table();
+  std::lock_guard lock(t.mutex);
+  for (auto& [key, a] : t.by_base) std::free(a.base);
+  t.by_base.clear();
+  t.device_bytes = 0;
+}
+
+}  // namespace cusim::detail

@@ -1,0 +1,38 @@
+// Every allocation the program made through the CUDA API, so that copies and
+// frees can be checked as a GPU's driver checks them (a host pointer where a
+// device pointer belongs, a copy past the end of a buffer, a double free).
+#pragma once
+#include <cstddef>
+#include <optional>
+
+namespace cusim::detail {
+
+enum class memory_kind { device, pinned_host, managed };
+
+struct allocation {
+  void* base;
+  std::size_t size;
+  memory_kind kind;
+};
+
+// Allocates `size` bytes (256-byte aligned, as cudaMalloc guarantees).
+// Returns nullptr when the profile's memory, or the host's, is exhausted.
+void* allocate(std::size_t size, memory_kind kind);
+
+// Frees the allocation starting exactly at `base` if it is of one of the
+// accepted kinds. Returns false otherwise.
+bool release(void* base, bool accept_device_or_managed, bool accept_pinned);
+
+// The allocation containing `address`, if any.
+std::optional<allocation> find_allocation(const void* address);
+
+// True when [address, address + bytes) lies inside one device or managed
+// allocation: memory a kernel or a device-side copy may touch.
+bool is_device_range(const void* address, std::size_t bytes);
+
+std::size_t device_bytes_in_use();
+
+// cudaDeviceReset: frees everything.
+void release_all();
+
+}  // namespace cusim::detail

@@ -1,0 +1,121 @@
+#include "sched/block.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+namespace cusim::detail {
+
+namespace {
+
+// Alignment of the dynamic part and of each static slot: generous enough for
+// any vector type, as a GPU's shared memory is for these declarations.
+constexpr std::size_t shared_alignment = 16;
+
+std::size_t align_up(std::size_t value, std::size_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+unsigned int site_id(shared_site& site) {
+  static std::atomic<unsigned int> next_id{1};
+  unsigned int id = site.id.load(std::memory_order_acquire);
+  if (id != 0) return id;
+  unsigned int fresh = next_id.fetch_add(1, std::memory_order_relaxed);
+  return site.id.compare_exchange_strong(id, fresh, std::memory_order_acq_rel) ? fresh : id;
+}
+
+}  // namespace
+
+block_state::block_state(std::size_t arena_capacity)
+    : arena_(new std::byte[std::max<std::size_t>(arena_capacity, shared_alignment)]),
+      arena_capacity_(arena_capacity) {}
+
+void block_state::start(grid_job& grid, std::uint64_t linear) {
+  grid_ = &grid;
+  block_idx_ = grid.block_index(linear);
+  thread_count_ = grid.threads_per_block();
+  next_thread_ = 0;
+  exited_ = 0;
+  barrier_arrived_ = 0;
+  barrier_true_ = 0;
+  barrier_waiters_ = fiber_queue{};
+  arena_used_ = align_up(grid.shape().dynamic_shared_bytes, shared_alignment);
+  static_bytes_ = 0;
+  slots_.clear();
+  fibers.clear();
+}
+
+bool block_state::take_thread(thread_context& thread) {
+  if (next_thread_ >= thread_count_) return false;
+  const unsigned int t = next_thread_++;
+  const dim3 dim = grid_->shape().block;
+  // Loop fibers take consecutive threads: step the index instead of dividing.
+  if (t != 0 && thread.block == this && thread.linear_tid + 1 == t) {
+    if (++thread.thread_idx.x == dim.x) {
+      thread.thread_idx.x = 0;
+      if (++thread.thread_idx.y == dim.y) {
+        thread.thread_idx.y = 0;
+        ++thread.thread_idx.z;
+      }
+    }
+  } else {
+    thread.thread_idx = uint3{t % dim.x, t / dim.x % dim.y, t / (dim.x * dim.y)};
+  }
+  thread.linear_tid = t;
+  thread.block = this;
+  thread.block_idx = block_idx_;
+  thread.block_dim = dim;
+  thread.grid_dim = grid_->shape().grid;
+  return true;
+}
+
+bool block_state::thread_exited() {
+  ++exited_;
+  return exited_ == thread_count_;
+}
+
+bool block_state::barrier_arrive(fiber& self, int predicate, fiber_queue& woken, barrier_outcome& outcome) {
+  ++barrier_arrived_;
+  if (predicate != 0) ++barrier_true_;
+  if (barrier_complete()) {
+    release_barrier(woken, outcome);
+    return true;
+  }
+  barrier_waiters_.push_back(&self);
+  return false;
+}
+
+void block_state::release_barrier(fiber_queue& woken, barrier_outcome& outcome) {
+  outcome = barrier_outcome{barrier_true_, barrier_arrived_};
+  barrier_arrived_ = 0;
+  barrier_true_ = 0;
+  fiber_queue waiters;
+  waiters.append(barrier_waiters_);
+  while (fiber* f = waiters.pop_front()) {
+    f->barrier_result = outcome;
+    woken.push_back(f);
+  }
+}
+
+bool block_state::release_if_exits_completed(fiber_queue& woken) {
+  if (!barrier_complete()) return false;
+  barrier_outcome outcome{};
+  release_barrier(woken, outcome);
+  return true;
+}
+
+void* block_state::shared_slot(shared_site& site) {
+  const unsigned int id = site_id(site);
+  for (const slot& s : slots_) {
+    if (s.site_id == id) return arena_.get() + s.offset;
+  }
+  const std::size_t offset = align_up(arena_used_, std::max(site.align, shared_alignment));
+  const std::size_t end = offset + site.size;
+  const std::size_t total = grid_->shape().dynamic_shared_bytes + static_bytes_ + site.size;
+  if (total > grid_->shared_limit() || end > arena_capacity_) return nullptr;
+  arena_used_ = end;
+  static_bytes_ += site.size;
+  slots_.push_back({id, offset});
+  return arena_.get() + offset;
+}
+
+}  // namespace cusim::detail

@@ -1,0 +1,76 @@
+// One resident thread block: which of its threads have started and exited,
+// its barrier, and its shared-memory arena. A block lives on one worker from
+// admission to completion, so nothing here needs atomics.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "fiber/fiber.hpp"
+#include "sched/grid.hpp"
+
+namespace cusim::detail {
+
+class block_state {
+ public:
+  // `arena_capacity`: the most shared memory any block may be given.
+  explicit block_state(std::size_t arena_capacity);
+
+  // Prepares this (pooled) object to run block `linear` of `grid`.
+  void start(grid_job& grid, std::uint64_t linear);
+
+  grid_job& grid() const { return *grid_; }
+  uint3 block_idx() const { return block_idx_; }
+  unsigned int thread_count() const { return thread_count_; }
+
+  // Gives the next unstarted thread to `thread`; false when all have started.
+  bool take_thread(thread_context& thread);
+  bool has_unstarted_threads() const { return next_thread_ < thread_count_; }
+  // Records a thread's exit. Returns true when it was the block's last thread.
+  bool thread_exited();
+  // After exits, the threads still live may all be waiting at the barrier:
+  // exited threads do not hold it (sm_70+). Releases it if so.
+  bool release_if_exits_completed(fiber_queue& woken);
+
+  // A thread arrives at the barrier with `predicate`. If it completes the
+  // barrier, the waiters are moved to `woken` and the outcome is returned;
+  // otherwise the caller must park `self`, which is queued as a waiter.
+  bool barrier_arrive(fiber& self, int predicate, fiber_queue& woken, barrier_outcome& outcome);
+
+  // The block's storage for a static __shared__ site; nullptr when it does
+  // not fit in what the launch allows (static + dynamic <= grid.shared_limit()).
+  void* shared_slot(shared_site& site);
+  std::size_t static_shared_bytes() const { return static_bytes_; }
+  void* dynamic_shared() { return arena_.get(); }
+
+  // Fibers now working for this block (running, ready or waiting), so that an
+  // aborted grid can reclaim them.
+  std::vector<fiber*> fibers;
+
+ private:
+  bool barrier_complete() const { return barrier_arrived_ > 0 && barrier_arrived_ == thread_count_ - exited_; }
+  void release_barrier(fiber_queue& woken, barrier_outcome& outcome);
+
+  grid_job* grid_ = nullptr;
+  uint3 block_idx_{};
+  unsigned int thread_count_ = 0;
+  unsigned int next_thread_ = 0;
+  unsigned int exited_ = 0;
+
+  unsigned int barrier_arrived_ = 0;
+  unsigned int barrier_true_ = 0;
+  fiber_queue barrier_waiters_;
+
+  struct slot {
+    unsigned int site_id;
+    std::size_t offset;
+  };
+  std::unique_ptr<std::byte[]> arena_;
+  std::size_t arena_capacity_;
+  std::size_t arena_used_ = 0;  // dynamic part first, then static slots
+  std::size_t static_bytes_ = 0;
+  std::vector<slot> slots_;
+};
+
+}  // namespace cusim::detail

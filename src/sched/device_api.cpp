@@ -1,0 +1,74 @@
+// What device code calls into: __syncthreads, __shared__ storage, device
+// assert. Each finds the running CUDA thread through current_thread.
+#include <cusim/detail/device_api.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "api/errors.hpp"
+#include "sched/block.hpp"
+#include "sched/worker.hpp"
+#include "support/diagnostics.hpp"
+
+namespace cusim::detail {
+
+namespace {
+
+// The running CUDA thread's worker, or a clear death when device code is
+// called from the host (a kernel called like a plain function, say).
+worker& device_worker(const char* what) {
+  worker* w = worker::current();
+  if (w == nullptr || current_thread == nullptr) {
+    fatal("{} was called outside a kernel: device code must run through a launch (<<<...>>> or cusim::launch)",
+          what);
+  }
+  return *w;
+}
+
+}  // namespace
+
+barrier_outcome block_barrier(int predicate) { return device_worker("__syncthreads").barrier(predicate); }
+
+void* shared_slot(shared_site& site) {
+  worker& w = device_worker("a __shared__ variable");
+  block_state& block = *current_thread->block;
+  if (void* p = block.shared_slot(site)) return p;
+  grid_job& grid = block.grid();
+  report("kernel {}: __shared__ variable '{}' ({}:{}, {} bytes) does not fit: the block already uses {} bytes "
+         "of static and {} of dynamic shared memory, and the limit is {} bytes per block. The launch fails with "
+         "cudaErrorInvalidValue.",
+         grid.kernel_name(), site.name, site.file, site.line, site.size, block.static_shared_bytes(),
+         grid.shape().dynamic_shared_bytes, grid.shared_limit());
+  grid.abort(cudaErrorInvalidValue);
+  w.abandon_thread();
+}
+
+void* dynamic_shared() {
+  device_worker("extern __shared__ memory");
+  return current_thread->block->dynamic_shared();
+}
+
+}  // namespace cusim::detail
+
+// Device-side assert. glibc's assert() calls __assert_fail; defining it here
+// takes precedence over libc's. Inside a kernel a failed assertion reports
+// the block and thread, as CUDA does, stops the grid and leaves the context
+// unusable with cudaErrorAssert; on the host it behaves like glibc's.
+extern "C" [[noreturn]] void __assert_fail(const char* assertion, const char* file, unsigned int line,
+                                           const char* function) noexcept {
+  using namespace cusim::detail;
+  worker* w = worker::current();
+  if (w != nullptr && current_thread != nullptr) {
+    const thread_context& t = *current_thread;
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line,
+                 function, t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x, t.thread_idx.y,
+                 t.thread_idx.z, assertion);
+    std::fflush(stderr);
+    t.block->grid().abort(cudaErrorAssert);
+    w->abandon_thread();
+  }
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, assertion);
+  std::abort();
+}

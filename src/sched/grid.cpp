@@ -1,0 +1,33 @@
+#include "sched/grid.hpp"
+
+#include <fmt/format.h>
+
+namespace cusim::detail {
+
+grid_job::grid_job(const launch_shape& shape, kernel_invocation invocation, kernel_info& kernel,
+                   std::size_t shared_limit)
+    : shape_(shape),
+      invocation_(std::move(invocation)),
+      kernel_(kernel),
+      block_count_(std::uint64_t{shape.grid.x} * shape.grid.y * shape.grid.z),
+      threads_per_block_(shape.block.x * shape.block.y * shape.block.z),
+      shared_limit_(shared_limit) {}
+
+uint3 grid_job::block_index(std::uint64_t linear) const {
+  const std::uint64_t gx = shape_.grid.x, gy = shape_.grid.y;
+  return uint3{static_cast<unsigned>(linear % gx), static_cast<unsigned>(linear / gx % gy),
+               static_cast<unsigned>(linear / (gx * gy))};
+}
+
+void grid_job::abort(cudaError_t error) {
+  cudaError_t expected = cudaSuccess;
+  error_.compare_exchange_strong(expected, error, std::memory_order_acq_rel);
+  aborted_.store(true, std::memory_order_relaxed);
+}
+
+std::string grid_job::kernel_name() const {
+  if (invocation_.name != nullptr) return invocation_.name;
+  return fmt::format("kernel@{}", invocation_.function);
+}
+
+}  // namespace cusim::detail

@@ -1,0 +1,56 @@
+// One launched grid while it runs: its shape, its kernel, the blocks not yet
+// handed to a worker, and how it ended.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include <cusim/detail/kernel_call.hpp>
+
+namespace cusim::detail {
+
+struct kernel_info;
+
+class grid_job {
+ public:
+  grid_job(const launch_shape& shape, kernel_invocation invocation, kernel_info& kernel,
+           std::size_t shared_limit);
+
+  const launch_shape& shape() const { return shape_; }
+  const kernel_invocation& invocation() const { return invocation_; }
+  kernel_info& kernel() const { return kernel_; }
+  std::uint64_t block_count() const { return block_count_; }
+  unsigned int threads_per_block() const { return threads_per_block_; }
+  // Static plus dynamic shared memory one block may use.
+  std::size_t shared_limit() const { return shared_limit_; }
+
+  // Hands out the next block's linear index; false when all are taken.
+  bool take_block(std::uint64_t& linear) {
+    if (aborted()) return false;
+    linear = next_block_.fetch_add(1, std::memory_order_relaxed);
+    return linear < block_count_;
+  }
+  uint3 block_index(std::uint64_t linear) const;
+
+  // Ends the grid early with `error` (the first error wins): no block or
+  // thread starts after this, as when a GPU traps.
+  void abort(cudaError_t error);
+  bool aborted() const { return aborted_.load(std::memory_order_relaxed); }
+  cudaError_t error() const { return error_.load(std::memory_order_acquire); }
+
+  // The kernel's name for reports.
+  std::string kernel_name() const;
+
+ private:
+  launch_shape shape_;
+  kernel_invocation invocation_;
+  kernel_info& kernel_;
+  std::uint64_t block_count_;
+  unsigned int threads_per_block_;
+  std::size_t shared_limit_;
+  std::atomic<std::uint64_t> next_block_{0};
+  std::atomic<bool> aborted_{false};
+  std::atomic<cudaError_t> error_{cudaSuccess};
+};
+
+}  // namespace cusim::detail

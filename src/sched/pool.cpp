@@ -1,0 +1,57 @@
+#include "sched/pool.hpp"
+
+namespace cusim::detail {
+
+worker_pool::worker_pool(unsigned int workers) {
+  if (workers == 0) workers = 1;
+  for (unsigned int i = 0; i < workers; ++i) workers_.push_back(std::make_unique<worker>());
+  for (unsigned int i = 1; i < workers; ++i) helpers_.emplace_back([this, i] { helper_main(i); });
+}
+
+worker_pool::~worker_pool() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  work_ready_.notify_all();
+  for (auto& t : helpers_) t.join();
+}
+
+void worker_pool::run(grid_job& grid, const worker_settings& settings) {
+  {
+    std::lock_guard lock(mutex_);
+    grid_ = &grid;
+    settings_ = settings;
+    busy_ = static_cast<unsigned int>(helpers_.size());
+    ++generation_;
+  }
+  if (!helpers_.empty()) work_ready_.notify_all();
+  workers_[0]->run(grid, settings);
+  std::unique_lock lock(mutex_);
+  work_done_.wait(lock, [&] { return busy_ == 0; });
+  grid_ = nullptr;
+}
+
+void worker_pool::helper_main(unsigned int index) {
+  unsigned long seen = 0;
+  for (;;) {
+    grid_job* grid = nullptr;
+    worker_settings settings{};
+    {
+      std::unique_lock lock(mutex_);
+      work_ready_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+      if (stopping_) return;
+      seen = generation_;
+      grid = grid_;
+      settings = settings_;
+    }
+    workers_[index]->run(*grid, settings);
+    {
+      std::lock_guard lock(mutex_);
+      --busy_;
+    }
+    work_done_.notify_one();
+  }
+}
+
+}  // namespace cusim::detail

@@ -1,0 +1,42 @@
+// The worker pool: runs a grid on N workers. The calling host thread is
+// worker 0, so a one-worker run involves no other OS thread at all (and is
+// reproducible); workers 1..N-1 are OS threads that sleep between grids.
+#pragma once
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "sched/worker.hpp"
+
+namespace cusim::detail {
+
+class worker_pool {
+ public:
+  explicit worker_pool(unsigned int workers);
+  ~worker_pool();
+  worker_pool(const worker_pool&) = delete;
+  worker_pool& operator=(const worker_pool&) = delete;
+
+  unsigned int size() const { return static_cast<unsigned int>(workers_.size()); }
+
+  // Runs `grid` to completion on all workers. One grid at a time.
+  void run(grid_job& grid, const worker_settings& settings);
+
+ private:
+  void helper_main(unsigned int index);
+
+  std::vector<std::unique_ptr<worker>> workers_;
+  std::vector<std::thread> helpers_;
+  std::mutex mutex_;
+  std::condition_variable work_ready_;
+  std::condition_variable work_done_;
+  grid_job* grid_ = nullptr;
+  worker_settings settings_{};
+  unsigned long generation_ = 0;
+  unsigned int busy_ = 0;
+  bool stopping_ = false;
+};
+
+}  // namespace cusim::detail

@@ -1,0 +1,197 @@
+#include "sched/worker.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <exception>
+#include <string>
+
+#include "api/kernels.hpp"
+#include "support/diagnostics.hpp"
+
+namespace cusim::detail {
+
+CUSIM_THREAD_LOCAL thread_context* current_thread = nullptr;
+
+namespace {
+CUSIM_THREAD_LOCAL worker* this_worker = nullptr;
+}
+
+worker* worker::current() { return this_worker; }
+
+void worker::run(grid_job& grid, const worker_settings& settings) {
+  if (settings.stack_bytes != settings_.stack_bytes) {
+    idle_ = fiber_queue{};
+    fibers_.clear();
+  }
+  if (settings.arena_capacity != settings_.arena_capacity) block_pool_.clear();
+  settings_ = settings;
+  grid_ = &grid;
+  this_worker = this;
+  for (;;) {
+    if (grid.aborted() && !resident_.empty()) {
+      reclaim_aborted_blocks();
+      continue;
+    }
+    std::uint64_t linear = 0;
+    while (resident_.size() < settings_.resident_blocks && grid.take_block(linear)) admit_block(linear);
+    if (fiber* f = ready_.pop_front()) {
+      resume(*f);
+      continue;
+    }
+    if (resident_.empty()) break;
+    report_hang();
+    grid.abort(cudaErrorLaunchFailure);
+  }
+  grid_ = nullptr;
+  this_worker = nullptr;
+  current_thread = nullptr;
+}
+
+void worker::admit_block(std::uint64_t linear) {
+  block_state* block = nullptr;
+  auto spare = std::find_if(block_pool_.begin(), block_pool_.end(), [&](const auto& b) {
+    return std::find(resident_.begin(), resident_.end(), b.get()) == resident_.end();
+  });
+  if (spare != block_pool_.end()) {
+    block = spare->get();
+  } else {
+    block_pool_.push_back(std::make_unique<block_state>(settings_.arena_capacity));
+    block = block_pool_.back().get();
+  }
+  block->start(*grid_, linear);
+  resident_.push_back(block);
+  start_fiber_for(*block, /*run_next=*/false);
+}
+
+void worker::start_fiber_for(block_state& block, bool run_next) {
+  fiber* f = idle_.pop_front();
+  if (f == nullptr) {
+    fibers_.push_back(std::make_unique<fiber>(*this, settings_.stack_bytes));
+    f = fibers_.back().get();
+  }
+  f->thread.block = &block;
+  f->thread.linear_tid = UINT_MAX;  // no previous thread to step from
+  block.fibers.push_back(f);
+  if (run_next) ready_.push_front(f); else ready_.push_back(f);
+}
+
+void worker::finish_block(block_state& block) {
+  kernel_info& kernel = grid_->kernel();
+  kernel.note_static_shared(block.static_shared_bytes());
+  resident_.erase(std::find(resident_.begin(), resident_.end(), &block));
+}
+
+void worker::reclaim_aborted_blocks() {
+  ready_ = fiber_queue{};
+  for (block_state* block : resident_) {
+    for (fiber* f : block->fibers) {
+      f->reset();
+      idle_.push_back(f);
+    }
+    block->fibers.clear();
+  }
+  resident_.clear();
+}
+
+void worker::report_hang() {
+  for (block_state* block : resident_) {
+    const uint3 b = block->block_idx();
+    report("kernel {}: block ({},{},{}) can make no progress: every thread left is waiting and nothing can wake it",
+           grid_->kernel_name(), b.x, b.y, b.z);
+  }
+}
+
+void worker::resume(fiber& f) {
+  running_ = &f;
+  current_thread = &f.thread;
+  home_.switch_to(f.context);
+  running_ = nullptr;
+  current_thread = nullptr;
+}
+
+void worker::switch_away(fiber& self) {
+  fiber* next = ready_.pop_front();
+  if (next == &self) return;
+  if (next != nullptr) {
+    running_ = next;
+    current_thread = &next->thread;
+    self.context.switch_to(next->context);
+  } else {
+    running_ = nullptr;
+    current_thread = nullptr;
+    self.context.switch_to(home_);
+  }
+}
+
+void worker::fiber_loop(fiber& self) {
+  for (;;) {
+    block_state* block = self.thread.block;
+    const kernel_invocation& kernel = block->grid().invocation();
+    bool block_done = false;
+    while (!block->grid().aborted() && block->take_thread(self.thread)) {
+      std::string escaped;
+      try {
+        kernel.run_thread(kernel.call.get());
+      } catch (const std::exception& e) {
+        escaped = e.what();
+      } catch (...) {
+        escaped = "an exception that is not a std::exception";
+      }
+      if (!escaped.empty()) {
+        const uint3 b = block->block_idx();
+        const uint3 t = self.thread.thread_idx;
+        report("kernel {}: block ({},{},{}), thread ({},{},{}): a C++ exception escaped the kernel: {}",
+               block->grid().kernel_name(), b.x, b.y, b.z, t.x, t.y, t.z, escaped);
+        block->grid().abort(cudaErrorLaunchFailure);
+        abandon_thread();
+      }
+      if (block->thread_exited()) {
+        finish_block(*block);
+        block_done = true;
+        break;
+      }
+      fiber_queue woken;
+      if (block->release_if_exits_completed(woken)) ready_.append(woken);
+    }
+    if (!block_done) {
+      auto& mine = block->fibers;
+      mine.erase(std::find(mine.begin(), mine.end(), &self));
+    }
+    self.thread.block = nullptr;
+    idle_.push_back(&self);
+    switch_away(self);
+  }
+}
+
+barrier_outcome worker::barrier(int predicate) {
+  fiber& self = *running_;
+  block_state& block = *self.thread.block;
+  if (block.grid().aborted()) abandon_thread();
+  fiber_queue woken;
+  barrier_outcome outcome{};
+  if (block.barrier_arrive(self, predicate, woken, outcome)) {
+    if (woken.empty()) return outcome;  // the only live thread
+    // The last to arrive lets the others go first, so that threads leave a
+    // barrier in the order they reached it.
+    ready_.append(woken);
+    self.barrier_result = outcome;
+    ready_.push_back(&self);
+  } else if (block.has_unstarted_threads()) {
+    // This fiber now waits with its thread; another carries on with the
+    // threads not yet started (the loop-fiber scheme).
+    start_fiber_for(block, /*run_next=*/true);
+  }
+  switch_away(self);
+  return self.barrier_result;
+}
+
+void worker::abandon_thread() {
+  fiber& self = *running_;
+  running_ = nullptr;
+  current_thread = nullptr;
+  // The grid is aborted: the worker's loop reclaims this fiber with its block.
+  self.context.switch_to(home_);
+  __builtin_unreachable();
+}
+
+}  // namespace cusim::detail

@@ -1,0 +1,66 @@
+// A worker: one OS thread running resident blocks of a grid on fibers. Its
+// ready queue holds the fibers that can run; a fiber that must wait parks,
+// and the worker (or the parking fiber itself) switches to the next ready one.
+// Fibers of a block never leave their worker, so thread_local state read by
+// device code stays valid across switches.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "fiber/fiber.hpp"
+#include "sched/block.hpp"
+#include "sched/grid.hpp"
+
+namespace cusim::detail {
+
+struct worker_settings {
+  std::size_t stack_bytes;        // per fiber
+  unsigned int resident_blocks;   // blocks a worker keeps alive at once
+  std::size_t arena_capacity;     // shared-memory bytes a block may own
+};
+
+class worker {
+ public:
+  worker() = default;
+  worker(const worker&) = delete;
+  worker& operator=(const worker&) = delete;
+
+  // Runs blocks of `grid` on the calling OS thread until the grid has none
+  // left to hand out and every block this worker took has finished.
+  void run(grid_job& grid, const worker_settings& settings);
+
+  // The worker of the calling OS thread while it runs a grid.
+  static worker* current();
+
+  // Called by device code on a fiber of this worker.
+  barrier_outcome barrier(int predicate);
+  [[noreturn]] void abandon_thread();  // the running CUDA thread stops for good (assert, trap)
+
+  // Called by the fiber loop.
+  void fiber_loop(fiber& self);
+
+ private:
+  void admit_block(std::uint64_t linear);
+  void start_fiber_for(block_state& block, bool run_next);
+  void finish_block(block_state& block);
+  void reclaim_aborted_blocks();
+  void report_hang();
+
+  // Switches from the running fiber `self` to the next ready fiber, or to the
+  // worker's own context when none is ready. Returns when `self` is resumed.
+  void switch_away(fiber& self);
+  void resume(fiber& f);  // from the worker's own context
+
+  execution_context home_;  // the OS thread's own context
+  fiber* running_ = nullptr;
+  fiber_queue ready_;
+  fiber_queue idle_;
+  std::vector<std::unique_ptr<fiber>> fibers_;
+  std::vector<std::unique_ptr<block_state>> block_pool_;
+  std::vector<block_state*> resident_;
+  grid_job* grid_ = nullptr;
+  worker_settings settings_{};
+};
+
+}  // namespace cusim::detail

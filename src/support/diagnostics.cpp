@@ -1,0 +1,25 @@
+#include "support/diagnostics.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace cusim::detail {
+
+void write_diagnostic(std::string_view line) {
+  std::string text = "cusim: ";
+  text.append(line);
+  if (text.back() != '\n') text.push_back('\n');
+  std::fflush(stdout);  // keep the program's own output in order with ours
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  std::fflush(stderr);
+}
+
+void fatal_message(std::string_view message) {
+  write_diagnostic(std::string("fatal: ").append(message));
+  std::abort();
+}
+
+}  // namespace cusim::detail

@@ -1,0 +1,16 @@
+// Reading cusim's environment variables (CUSIM_WORKERS, CUSIM_DEVICE, ...).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace cusim::detail {
+
+// The variable's value, or nothing when unset or empty.
+std::optional<std::string> env_string(const char* name);
+
+// A positive integer setting. A value that is not one is reported, naming the
+// variable, and the default is used.
+std::int64_t env_positive(const char* name, std::int64_t fallback);
+
+}  // namespace cusim::detail
