@@ -33,5 +33,7 @@
 
 // Shared memory must be per block, which a plain declaration cannot be:
 // cusim-cc rewrites __shared__ declarations; without it, say so clearly.
+#ifndef __CUSIM_CC__
 #define __shared__                                                                                          \
   _Pragma("GCC error \"__shared__ needs cusim-cc: build .cu files with cusim-cc, or declare shared memory with CUSIM_SHARED(type, name)\"")
+#endif

@@ -42,4 +42,13 @@ kernel_launcher<Params...> launch(void (*kernel)(Params...), dim3 grid, dim3 blo
   return kernel_launcher<Params...>(kernel, {grid, block, shared_bytes, stream}, name);
 }
 
+namespace detail {
+// The form cusim-cc rewrites `kernel<<<grid, block, shared, stream>>>` into.
+template <class... Params>
+kernel_launcher<Params...> launch_named(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
+                                        std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
+  return kernel_launcher<Params...>(kernel, {grid, block, shared_bytes, stream}, name);
+}
+}  // namespace detail
+
 }  // namespace cusim

@@ -34,8 +34,19 @@ constexpr std::array<device_profile, 5> builtin_profiles{{
      52428800, 32768000, 3, 1, 2, 0x233010DE, 8},
 }};
 
+}  // namespace
+}  // namespace cusim
+
+// `cusim-cc -arch=sm_XX` links a strong definition of this into the program;
+// the empty weak one here means "not chosen at build time".
+extern "C" __attribute__((weak)) const char cusim_program_profile[] = "";
+
+namespace cusim {
+namespace {
+
 const device_profile* initial_profile() {
-  const std::string wanted = detail::env_string("CUSIM_DEVICE").value_or("sm_90");
+  const char* built_for = cusim_program_profile[0] != '\0' ? cusim_program_profile : "sm_90";
+  const std::string wanted = detail::env_string("CUSIM_DEVICE").value_or(built_for);
   if (const device_profile* p = find_profile(wanted)) return p;
   std::string known;
   for (const auto& p : builtin_profiles) known.append(known.empty() ? "" : ", ").append(p.id);

@@ -37,6 +37,30 @@ void* shared_slot(shared_site& site);
 // The running block's dynamic (extern __shared__) memory, as sized at launch.
 void* dynamic_shared();
 
+// What cusim-cc makes of `extern __shared__ T name[];`: converts to a T*
+// into the running block's dynamic shared memory wherever it is used.
+template <class T>
+struct dynamic_shared_array {
+  operator T*() const { return static_cast<T*>(dynamic_shared()); }
+  T& operator[](std::ptrdiff_t i) const { return static_cast<T*>(dynamic_shared())[i]; }
+};
+
+// What cusim-cc makes of a `__shared__` variable declared at namespace
+// scope: a view that finds the running block's slot on every use.
+template <class T, shared_site* Site>
+struct static_shared_view {
+  T& get() const { return *static_cast<T*>(shared_slot(*Site)); }
+  operator T&() const { return get(); }
+  template <class I>
+  decltype(auto) operator[](I i) const { return get()[i]; }
+  template <class U>
+  const static_shared_view& operator=(U&& value) const {
+    get() = static_cast<U&&>(value);
+    return *this;
+  }
+  auto operator&() const { return &get(); }
+};
+
 }  // namespace cusim::detail
 
 // A static __shared__ variable for code written against the C++ API; cusim-cc

@@ -1,0 +1,336 @@
+#include "rewrite.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+#include <vector>
+
+namespace cusim::cc {
+
+namespace {
+
+bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Scans a translation unit left to right, copying it to `out_` while
+// replacing launches and shared declarations. Knows just enough C++ lexing
+// to skip string and character literals and to track bracket nesting.
+class rewriter {
+ public:
+  explicit rewriter(const std::string& src) : src_(src) {}
+
+  std::string run() {
+    while (pos_ < src_.size()) {
+      const char c = src_[pos_];
+      if (at_line_start() && c == '#') {
+        copy_until_newline();
+      } else if (c == '"' || c == '\'') {
+        copy_literal(c);
+      } else if (c == 'R' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '"' && !prev_is_ident()) {
+        copy_raw_string();
+      } else if (src_.compare(pos_, 3, "<<<") == 0) {
+        rewrite_launch();
+      } else if (is_ident_char(c) && !prev_is_ident()) {
+        const std::string_view word = ident_at(pos_);
+        if (word == "__shared__") {
+          rewrite_shared();
+        } else {
+          out_.append(word);
+          pos_ += word.size();
+          last_word_ = word;
+        }
+      } else {
+        track_brace(c);
+        out_.push_back(c);
+        ++pos_;
+        if (!std::isspace(static_cast<unsigned char>(c))) last_word_ = {};
+      }
+    }
+    return std::move(out_);
+  }
+
+ private:
+  bool at_line_start() const {
+    for (std::size_t i = pos_; i > 0; --i) {
+      const char p = src_[i - 1];
+      if (p == '\n') return true;
+      if (p != ' ' && p != '\t') return false;
+    }
+    return true;
+  }
+  bool prev_is_ident() const { return pos_ > 0 && is_ident_char(src_[pos_ - 1]); }
+  std::string_view ident_at(std::size_t at) const {
+    std::size_t end = at;
+    while (end < src_.size() && is_ident_char(src_[end])) ++end;
+    return std::string_view(src_).substr(at, end - at);
+  }
+  void copy_until_newline() {
+    const std::size_t end = src_.find('\n', pos_);
+    const std::size_t stop = end == std::string::npos ? src_.size() : end + 1;
+    note_line_marker(src_.substr(pos_, stop - pos_), stop);
+    out_.append(src_, pos_, stop - pos_);
+    pos_ = stop;
+  }
+  // `# 24 "file.cu" 2`: the next line is line 24 of file.cu. The rewritten
+  // code is compiled without re-preprocessing, so __FILE__ and __LINE__ must
+  // be spelled out by the rewriter.
+  void note_line_marker(const std::string& line, std::size_t next_line_start) {
+    std::size_t i = 1;
+    while (i < line.size() && line[i] == ' ') ++i;
+    if (line.compare(i, 4, "line") == 0) i += 4;
+    while (i < line.size() && line[i] == ' ') ++i;
+    if (i >= line.size() || !std::isdigit(static_cast<unsigned char>(line[i]))) return;
+    marker_line_ = std::stoul(line.substr(i));
+    marker_end_ = next_line_start;
+    const std::size_t q1 = line.find('"', i), q2 = line.rfind('"');
+    if (q1 != std::string::npos && q2 > q1) marker_file_ = line.substr(q1, q2 - q1 + 1);
+  }
+  unsigned long current_line() const {
+    return marker_line_ + static_cast<unsigned long>(std::count(src_.begin() + static_cast<std::ptrdiff_t>(marker_end_),
+                                                                src_.begin() + static_cast<std::ptrdiff_t>(pos_), '\n'));
+  }
+
+  // Skips a literal starting at `at`; returns the index after it.
+  std::size_t literal_end(std::size_t at) const {
+    const char quote = src_[at];
+    std::size_t i = at + 1;
+    while (i < src_.size() && src_[i] != quote) i += src_[i] == '\\' ? 2 : 1;
+    return i + 1;
+  }
+  void copy_literal(char) {
+    const std::size_t end = literal_end(pos_);
+    out_.append(src_, pos_, end - pos_);
+    pos_ = end;
+  }
+  void copy_raw_string() {
+    const std::size_t open = src_.find('(', pos_);
+    const std::string delim = ")" + src_.substr(pos_ + 2, open - pos_ - 2) + "\"";
+    const std::size_t close = src_.find(delim, open);
+    const std::size_t end = close == std::string::npos ? src_.size() : close + delim.size();
+    out_.append(src_, pos_, end - pos_);
+    pos_ = end;
+  }
+
+  // Braces: is the innermost enclosing scope inside a function body? A body
+  // opens after ')' or a trailing function specifier; class, namespace and
+  // initializer braces open after other tokens.
+  void track_brace(char c) {
+    if (c == '{') {
+      const bool body = in_function() || last_significant_is_function_end();
+      scopes_.push_back(body);
+    } else if (c == '}' && !scopes_.empty()) {
+      scopes_.pop_back();
+    }
+  }
+  bool in_function() const { return !scopes_.empty() && scopes_.back(); }
+  bool last_significant_is_function_end() const {
+    if (!last_word_.empty()) {
+      return last_word_ == "const" || last_word_ == "noexcept" || last_word_ == "override" ||
+             last_word_ == "final" || last_word_ == "mutable";
+    }
+    for (std::size_t i = out_.size(); i > 0; --i) {
+      const char p = out_[i - 1];
+      if (std::isspace(static_cast<unsigned char>(p))) continue;
+      return p == ')';
+    }
+    return false;
+  }
+
+  // Index just past the bracket group that opens at `open` (one of ( [ { ).
+  std::size_t group_end(std::size_t open) const {
+    int depth = 0;
+    for (std::size_t i = open; i < src_.size();) {
+      const char c = src_[i];
+      if (c == '"' || c == '\'') {
+        i = literal_end(i);
+        continue;
+      }
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == ']' || c == '}') {
+        if (--depth == 0) return i + 1;
+      }
+      ++i;
+    }
+    throw rewrite_error("unbalanced brackets after a kernel launch");
+  }
+
+  // `callee<<<config>>>(args)`: the callee is already in out_; find where it
+  // starts there (an id-expression, perhaps qualified, perhaps with template
+  // arguments).
+  std::size_t callee_start() const {
+    std::size_t i = out_.size();
+    while (i > 0 && std::isspace(static_cast<unsigned char>(out_[i - 1]))) --i;
+    for (;;) {
+      if (i > 0 && out_[i - 1] == '>') {  // template arguments
+        int depth = 0;
+        while (i > 0) {
+          const char c = out_[--i];
+          if (c == '>') ++depth;
+          if (c == '<' && --depth == 0) break;
+        }
+        while (i > 0 && std::isspace(static_cast<unsigned char>(out_[i - 1]))) --i;
+      }
+      while (i > 0 && is_ident_char(out_[i - 1])) --i;
+      if (i >= 2 && out_[i - 1] == ':' && out_[i - 2] == ':') {
+        i -= 2;
+        continue;
+      }
+      return i;
+    }
+  }
+
+  void rewrite_launch() {
+    const std::size_t start = callee_start();
+    std::string callee = out_.substr(start);
+    out_.resize(start);
+    while (!callee.empty() && std::isspace(static_cast<unsigned char>(callee.back()))) callee.pop_back();
+    if (callee.empty()) throw rewrite_error("a <<<...>>> launch with no kernel before it");
+    // The configuration runs to the first ">>>" outside brackets.
+    std::size_t i = pos_ + 3;
+    int depth = 0;
+    while (i < src_.size()) {
+      const char c = src_[i];
+      if (c == '"' || c == '\'') {
+        i = literal_end(i);
+        continue;
+      }
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == ']' || c == '}') --depth;
+      if (depth == 0 && src_.compare(i, 3, ">>>") == 0) break;
+      ++i;
+    }
+    if (i >= src_.size()) throw rewrite_error("a kernel launch '" + callee + "<<<' has no closing '>>>'");
+    const std::string config = src_.substr(pos_ + 3, i - pos_ - 3);
+    std::string name = callee;
+    if (const auto lt = name.find('<'); lt != std::string::npos) name.resize(lt);
+    out_ += "::cusim::detail::launch_named(\"" + name + "\", " + callee + ", " + config + ")";
+    pos_ = i + 3;
+  }
+
+  // A __shared__ declaration: from the qualifiers before it to its ';'.
+  void rewrite_shared() {
+    bool is_extern = false;
+    std::string prefix_qualifiers;
+    // Take back qualifiers already copied: extern, static, volatile.
+    for (;;) {
+      std::size_t end = out_.size();
+      while (end > 0 && std::isspace(static_cast<unsigned char>(out_[end - 1]))) --end;
+      std::size_t begin = end;
+      while (begin > 0 && is_ident_char(out_[begin - 1])) --begin;
+      const std::string word = out_.substr(begin, end - begin);
+      if (word == "extern") {
+        is_extern = true;
+      } else if (word == "volatile" || word == "const") {
+        prefix_qualifiers = word + " " + prefix_qualifiers;
+      } else if (word != "static") {
+        break;
+      }
+      out_.resize(begin);
+    }
+    const std::size_t semicolon = find_declaration_end(pos_);
+    std::string declaration = src_.substr(pos_ + 10, semicolon - pos_ - 10);
+    // Line breaks inside the declaration are kept so later lines keep their numbers.
+    const auto newlines = std::count(declaration.begin(), declaration.end(), '\n');
+    for (char& c : declaration) {
+      if (c == '\n') c = ' ';
+    }
+    emit_shared(prefix_qualifiers + declaration, is_extern);
+    out_.append(static_cast<std::size_t>(newlines), '\n');
+    pos_ = semicolon + 1;
+    last_word_ = {};
+  }
+
+  std::size_t find_declaration_end(std::size_t from) const {
+    int depth = 0;
+    for (std::size_t i = from; i < src_.size(); ++i) {
+      const char c = src_[i];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == ']' || c == '}') --depth;
+      if (c == ';' && depth == 0) return i;
+    }
+    throw rewrite_error("a __shared__ declaration without a terminating ';'");
+  }
+
+  struct declarator {
+    std::string name;
+    std::string stars;   // pointer declarator part, "*" or ""
+    std::string bounds;  // "[256][4]" or "[]"
+  };
+
+  // Splits "float a[16], *b, c[2][2]" into the base type and declarators.
+  static std::string split_declarators(const std::string& decl, std::vector<declarator>& out) {
+    std::vector<std::string> pieces;
+    int depth = 0;
+    std::size_t begin = 0;
+    for (std::size_t i = 0; i < decl.size(); ++i) {
+      const char c = decl[i];
+      if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+      if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
+      if (c == ',' && depth == 0) {
+        pieces.push_back(decl.substr(begin, i - begin));
+        begin = i + 1;
+      }
+    }
+    pieces.push_back(decl.substr(begin));
+    std::string base;
+    for (std::size_t p = 0; p < pieces.size(); ++p) {
+      std::string piece = pieces[p];
+      std::size_t bracket = piece.find('[');
+      std::string head = piece.substr(0, bracket);
+      declarator d;
+      if (bracket != std::string::npos) d.bounds = piece.substr(bracket);
+      while (!head.empty() && std::isspace(static_cast<unsigned char>(head.back()))) head.pop_back();
+      std::size_t name_begin = head.size();
+      while (name_begin > 0 && is_ident_char(head[name_begin - 1])) --name_begin;
+      d.name = head.substr(name_begin);
+      head.resize(name_begin);
+      while (!head.empty() && (std::isspace(static_cast<unsigned char>(head.back())) || head.back() == '*')) {
+        if (head.back() == '*') d.stars += '*';
+        head.pop_back();
+      }
+      if (p == 0) base = head;
+      if (d.name.empty() || base.empty()) throw rewrite_error("cannot read the __shared__ declaration '" + decl + "'");
+      out.push_back(d);
+    }
+    return base;
+  }
+
+  void emit_shared(const std::string& decl, bool is_extern) {
+    std::vector<declarator> declarators;
+    const std::string base = split_declarators(decl, declarators);
+    for (const declarator& d : declarators) {
+      const std::string element = base + d.stars;
+      if (is_extern) {
+        out_ += "::cusim::detail::dynamic_shared_array<" + element + "> " + d.name + ";";
+        continue;
+      }
+      const std::string type = "::std::type_identity_t<" + element + d.bounds + ">";
+      const std::string site = "cusim_shared_site_" + std::to_string(site_counter_++);
+      const std::string site_decl = "static constinit ::cusim::detail::shared_site " + site + "{sizeof(" + type +
+                                    "), alignof(" + type + "), \"" + d.name + "\", " + marker_file_ + ", " + std::to_string(current_line()) + "};";
+      if (in_function()) {
+        out_ += site_decl + " " + type + "& " + d.name + " = *static_cast<" + type +
+                "*>(::cusim::detail::shared_slot(" + site + "));";
+      } else {
+        // Namespace scope: a view that finds the running block's slot on use.
+        out_ += "namespace { " + site_decl + " } ::cusim::detail::static_shared_view<" + type + ", &" + site +
+                "> " + d.name + ";";
+      }
+    }
+  }
+
+  const std::string& src_;
+  std::string out_;
+  std::size_t pos_ = 0;
+  std::string_view last_word_;
+  std::vector<bool> scopes_;
+  unsigned site_counter_ = 0;
+  std::string marker_file_ = "\"<source>\"";
+  unsigned long marker_line_ = 1;
+  std::size_t marker_end_ = 0;
+};
+
+}  // namespace
+
+std::string rewrite_translation_unit(const std::string& source) { return rewriter(source).run(); }
+
+}  // namespace cusim::cc
