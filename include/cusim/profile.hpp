@@ -37,6 +37,7 @@ struct device_profile {
   int single_to_double_perf_ratio;
   unsigned int gpu_pci_device_id;
   int max_cluster_size;  // portable maximum; 0 where clusters are unsupported
+  int pci_device_id;     // the measured board's PCI device (slot) number
 };
 
 // All built-in profiles, oldest architecture first.

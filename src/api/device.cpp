@@ -49,6 +49,7 @@ void fill_properties(cudaDeviceProp& prop, const cusim::device_profile& p) {
   prop.surfaceAlignment = 512;
   prop.concurrentKernels = 1;
   prop.ECCEnabled = p.ecc_enabled;
+  prop.pciDeviceID = p.pci_device_id;
   prop.asyncEngineCount = p.async_engine_count;
   prop.unifiedAddressing = 1;
   prop.memoryBusWidth = p.memory_bus_width;
@@ -147,8 +148,7 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
 
 cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
   if (value == nullptr) return set_error(cudaErrorInvalidValue);
-  if (!read_limit(limit, *value)) return set_error(cudaErrorUnsupportedLimit);
-  return cudaSuccess;
+  return set_error(read_limit(limit, *value));
 }
 
 cudaError_t cudaDeviceSynchronize(void) {
@@ -161,7 +161,7 @@ cudaError_t cudaDeviceReset(void) {
   release_all();
   forget_kernels();
   reset_limits();
-  clear_sticky_error();
+  reset_context();
   return cudaSuccess;
 }
 

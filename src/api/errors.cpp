@@ -9,6 +9,9 @@ namespace cusim::detail {
 namespace {
 thread_local cudaError_t last_error = cudaSuccess;
 std::atomic<cudaError_t> sticky{cudaSuccess};
+// CUDA 13 does not recover a context from a fault: cudaDeviceReset succeeds,
+// but every later call that needs the device fails with this.
+std::atomic<bool> unavailable{false};
 }  // namespace
 
 cudaError_t set_error(cudaError_t error) {
@@ -16,16 +19,25 @@ cudaError_t set_error(cudaError_t error) {
   return error;
 }
 
-cudaError_t sticky_error() { return sticky.load(std::memory_order_acquire); }
+cudaError_t sticky_error() {
+  if (unavailable.load(std::memory_order_acquire)) return cudaErrorDevicesUnavailable;
+  return sticky.load(std::memory_order_acquire);
+}
 
 void make_sticky(cudaError_t error) {
   cudaError_t expected = cudaSuccess;
   sticky.compare_exchange_strong(expected, error, std::memory_order_acq_rel);
-  set_error(error);
 }
 
-void clear_sticky_error() {
+void reset_context() {
+  if (sticky.exchange(cudaSuccess, std::memory_order_acq_rel) != cudaSuccess) {
+    unavailable.store(true, std::memory_order_release);
+  }
+}
+
+void forget_device_fault_for_tests() {
   sticky.store(cudaSuccess, std::memory_order_release);
+  unavailable.store(false, std::memory_order_release);
   last_error = cudaSuccess;
 }
 
@@ -38,8 +50,10 @@ using namespace cusim::detail;
 extern "C" {
 
 cudaError_t cudaGetLastError(void) {
+  // Clears the record even after a fault; calls that need the device go on
+  // failing with the sticky error (measured on an H100).
   cudaError_t error = last_error;
-  last_error = sticky_error();  // a sticky error cannot be cleared this way
+  last_error = cudaSuccess;
   return error;
 }
 

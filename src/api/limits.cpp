@@ -40,18 +40,23 @@ std::array<std::atomic<std::size_t>, limit_count>& values() {
   return v.slot;
 }
 
-bool known(int limit) { return limit >= 0 && limit < limit_count && supported[limit]; }
+cudaError_t check(int limit) {
+  if (limit < 0 || limit >= limit_count) return cudaErrorInvalidValue;
+  return supported[limit] ? cudaSuccess : cudaErrorUnsupportedLimit;
+}
 
 }  // namespace
 
-bool read_limit(int limit, std::size_t& value) {
-  if (!known(limit)) return false;
+cudaError_t read_limit(int limit, std::size_t& value) {
+  if (cudaError_t e = check(limit)) return e;
   value = values()[limit].load(std::memory_order_relaxed);
-  return true;
+  return cudaSuccess;
 }
 
 cudaError_t write_limit(int limit, std::size_t value) {
-  if (!known(limit) || limit == 7) return cudaErrorUnsupportedLimit;
+  if (cudaError_t e = check(limit)) return e;
+  if (limit == 7) return cudaErrorInvalidValue;  // read-only
+  if (limit == cudaLimitStackSize) value = (value + 15) / 16 * 16;
   if (limit == cudaLimitMaxL2FetchGranularity && value > 128) return cudaErrorInvalidValue;
   if (limit == cudaLimitPersistingL2CacheSize && value > std::size_t(active_profile().persisting_l2_cache_max_size)) {
     return cudaErrorInvalidValue;

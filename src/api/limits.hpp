@@ -6,8 +6,8 @@
 
 namespace cusim::detail {
 
-// Reads a limit; false when the limit is not one the profile supports.
-bool read_limit(int limit, std::size_t& value);
+// Reads a limit; returns the CUDA error for an unknown or unsupported limit.
+cudaError_t read_limit(int limit, std::size_t& value);
 // Sets a limit; returns the CUDA error for an unsupported limit or value.
 cudaError_t write_limit(int limit, std::size_t value);
 // cudaDeviceReset: every limit back to its default.

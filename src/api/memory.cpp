@@ -24,8 +24,8 @@ bool side_ok(const void* pointer, std::size_t count, bool must_be_device) {
 }
 
 cudaError_t checked_copy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
+  if (count == 0) return cudaSuccess;  // even with null pointers or a bad kind (measured)
   if (!valid_kind(kind)) return cudaErrorInvalidMemcpyDirection;
-  if (count == 0) return cudaSuccess;
   if (dst == nullptr || src == nullptr) return cudaErrorInvalidValue;
   const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
   const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
@@ -45,6 +45,10 @@ cudaError_t checked_copy(void* dst, const void* src, std::size_t count, cudaMemc
 cudaError_t allocate_into(void** ptr, std::size_t size, memory_kind kind) {
   if (cudaError_t e = context_error()) return e;
   if (ptr == nullptr) return set_error(cudaErrorInvalidValue);
+  if (size == 0) {  // as on a GPU: success, and no memory
+    *ptr = nullptr;
+    return cudaSuccess;
+  }
   void* p = allocate(size, kind);
   if (p == nullptr) {
     *ptr = nullptr;

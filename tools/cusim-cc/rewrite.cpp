@@ -287,7 +287,10 @@ class rewriter {
         if (head.back() == '*') d.stars += '*';
         head.pop_back();
       }
-      if (p == 0) base = head;
+      if (p == 0) {
+        const std::size_t first = head.find_first_not_of(" \t");
+        base = first == std::string::npos ? std::string() : head.substr(first);
+      }
       if (d.name.empty() || base.empty()) throw rewrite_error("cannot read the __shared__ declaration '" + decl + "'");
       out.push_back(d);
     }
