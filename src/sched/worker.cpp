@@ -123,25 +123,35 @@ void worker::switch_away(fiber& self) {
   }
 }
 
+bool worker::run_one_thread(void (*run_thread)(const void*), const void* call) {
+  try {
+    run_thread(call);
+    return true;
+  } catch (const std::exception& e) {
+    report_escaped_exception(e.what());
+  } catch (...) {
+    report_escaped_exception("an exception that is not a std::exception");
+  }
+  return false;
+}
+
+void worker::report_escaped_exception(const char* what) {
+  const thread_context& t = running_->thread;
+  report("kernel {}: block ({},{},{}), thread ({},{},{}): a C++ exception escaped the kernel: {}",
+         t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x,
+         t.thread_idx.y, t.thread_idx.z, what);
+}
+
 void worker::fiber_loop(fiber& self) {
   for (;;) {
     block_state* block = self.thread.block;
     const kernel_invocation& kernel = block->grid().invocation();
     bool block_done = false;
+    const void* call = kernel.call.get();
     while (!block->grid().aborted() && block->take_thread(self.thread)) {
-      std::string escaped;
-      try {
-        kernel.run_thread(kernel.call.get());
-      } catch (const std::exception& e) {
-        escaped = e.what();
-      } catch (...) {
-        escaped = "an exception that is not a std::exception";
-      }
-      if (!escaped.empty()) {
-        const uint3 b = block->block_idx();
-        const uint3 t = self.thread.thread_idx;
-        report("kernel {}: block ({},{},{}), thread ({},{},{}): a C++ exception escaped the kernel: {}",
-               block->grid().kernel_name(), b.x, b.y, b.z, t.x, t.y, t.z, escaped);
+      if (!run_one_thread(kernel.run_thread, call)) {
+        // The exception is gone: leave the handler before leaving the fiber,
+        // since the C++ runtime's record of caught exceptions is per OS thread.
         block->grid().abort(cudaErrorLaunchFailure);
         abandon_thread();
       }

@@ -46,6 +46,9 @@ class worker {
   void finish_block(block_state& block);
   void reclaim_aborted_blocks();
   void report_hang();
+  // Runs one CUDA thread; false if a C++ exception escaped it (reported).
+  bool run_one_thread(void (*run_thread)(const void*), const void* call);
+  void report_escaped_exception(const char* what);
 
   // Switches from the running fiber `self` to the next ready fiber, or to the
   // worker's own context when none is ready. Returns when `self` is resumed.
