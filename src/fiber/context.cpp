@@ -23,11 +23,13 @@ struct execution_context::handoff {
 
 execution_context::~execution_context() {
 #ifdef CUSIM_TSAN
-  if (tsan_fiber_ != nullptr) __tsan_destroy_fiber(tsan_fiber_);
+  // Only fibers this context created; an OS thread's own belongs to TSan.
+  if (tsan_fiber_ != nullptr && is_fiber_) __tsan_destroy_fiber(tsan_fiber_);
 #endif
 }
 
 void execution_context::prepare(void* stack_bottom, std::size_t stack_size, void (*entry)(void*), void* arg) {
+  is_fiber_ = true;
   stack_bottom_ = stack_bottom;
   stack_size_ = stack_size;
   entry_ = entry;

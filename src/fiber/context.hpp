@@ -36,6 +36,7 @@ class execution_context {
   std::size_t stack_size_ = 0;
   void* asan_fake_stack_ = nullptr;
   void* tsan_fiber_ = nullptr;
+  bool is_fiber_ = false;  // prepared on a stack of ours, not an OS thread's own
 };
 
 }  // namespace cusim::detail

@@ -1,0 +1,21 @@
+# Builds cusim with one sanitizer in its own build tree and runs every test
+# but the slow ones there. Invoked by the CTest tests sanitizer.address / sanitizer.thread:
+#   cmake -DSOURCE_DIR=... -DBINARY_DIR=... -DSANITIZER=address -P RunSanitizedSuite.cmake
+foreach(var SOURCE_DIR BINARY_DIR SANITIZER)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "RunSanitizedSuite.cmake needs -D${var}=...")
+  endif()
+endforeach()
+cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
+
+function(step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "sanitizer build (${SANITIZER}): '${ARGN}' failed with ${rc}")
+  endif()
+endfunction()
+
+step(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} -DCUSIM_SANITIZE=${SANITIZER}
+     -DCMAKE_BUILD_TYPE=Debug -DCUSIM_BUILD_BENCH=OFF)
+step(${CMAKE_COMMAND} --build ${BINARY_DIR} -j ${cores})
+step(${CMAKE_CTEST_COMMAND} --test-dir ${BINARY_DIR} -LE slow --output-on-failure -j ${cores})
