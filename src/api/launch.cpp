@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 #include <cuda_runtime_api.h>
 #include <cusim/launch.hpp>
@@ -13,47 +12,7 @@
 
 #include "api/errors.hpp"
 #include "api/kernels.hpp"
-#include "api/limits.hpp"
 #include "sched/pool.hpp"
-#include "support/diagnostics.hpp"
-#include "support/env.hpp"
-
-namespace cusim {
-
-namespace {
-
-std::atomic<unsigned int> requested_workers{0};
-std::atomic<unsigned int> requested_resident{0};
-
-}  // namespace
-
-void set_worker_count(unsigned int workers) { requested_workers.store(workers); }
-
-unsigned int worker_count() {
-  if (unsigned int n = requested_workers.load()) return n;
-  static const unsigned int from_env = static_cast<unsigned int>(
-      detail::env_positive("CUSIM_WORKERS", std::max(1u, std::thread::hardware_concurrency())));
-  return from_env;
-}
-
-void set_resident_blocks_per_worker(unsigned int blocks) { requested_resident.store(blocks); }
-
-unsigned int resident_blocks_per_worker() {
-  if (unsigned int n = requested_resident.load()) return n;
-  static const unsigned int from_env =
-      static_cast<unsigned int>(detail::env_positive("CUSIM_RESIDENT_BLOCKS", 1));
-  return from_env;
-}
-
-unsigned long fiber_stack_bytes() {
-  static const long from_env = detail::env_positive("CUSIM_STACK_SIZE", 0);
-  if (from_env > 0) return static_cast<unsigned long>(from_env);
-  std::size_t cuda_stack = 0;
-  detail::read_limit(cudaLimitStackSize, cuda_stack);
-  return 64 * 1024 + 16 * cuda_stack;
-}
-
-}  // namespace cusim
 
 namespace cusim::detail {
 
