@@ -21,7 +21,9 @@
 #define __global__
 #define __device__
 #define __host__
-#define __constant__
+#ifndef __CUSIM_CC__
+#define __constant__  // cusim-cc makes __constant__ read-only in kernels; the C++ API cannot
+#endif
 #define __managed__
 #define __noinline__ __attribute__((noinline))
 #define __forceinline__ inline __attribute__((always_inline))

@@ -33,6 +33,8 @@ class rewriter {
         const std::string_view word = ident_at(pos_);
         if (word == "__shared__") {
           rewrite_shared();
+        } else if (word == "__constant__") {
+          rewrite_constant();
         } else {
           out_.append(word);
           pos_ += word.size();
@@ -206,11 +208,20 @@ class rewriter {
     pos_ = i + 3;
   }
 
-  // A __shared__ declaration: from the qualifiers before it to its ';'.
-  void rewrite_shared() {
+  struct declaration_text {
     bool is_extern = false;
-    std::string prefix_qualifiers;
-    // Take back qualifiers already copied: extern, static, volatile.
+    bool is_static = false;
+    std::string qualifiers;  // volatile / const written before the keyword
+    std::string body;        // from after the keyword to before the ';'
+    long newlines = 0;       // line breaks inside, re-emitted to keep line numbers
+    std::size_t end = 0;     // index of the terminating ';'
+  };
+
+  // Reads the declaration around a keyword (__shared__, __constant__) at
+  // pos_: takes back the qualifiers already copied before it and consumes the
+  // text up to its ';'.
+  declaration_text take_declaration(std::size_t keyword_length) {
+    declaration_text d;
     for (;;) {
       std::size_t end = out_.size();
       while (end > 0 && std::isspace(static_cast<unsigned char>(out_[end - 1]))) --end;
@@ -218,25 +229,59 @@ class rewriter {
       while (begin > 0 && is_ident_char(out_[begin - 1])) --begin;
       const std::string word = out_.substr(begin, end - begin);
       if (word == "extern") {
-        is_extern = true;
+        d.is_extern = true;
+      } else if (word == "static") {
+        d.is_static = true;
       } else if (word == "volatile" || word == "const") {
-        prefix_qualifiers = word + " " + prefix_qualifiers;
-      } else if (word != "static") {
+        d.qualifiers = word + " " + d.qualifiers;
+      } else {
         break;
       }
       out_.resize(begin);
     }
-    const std::size_t semicolon = find_declaration_end(pos_);
-    std::string declaration = src_.substr(pos_ + 10, semicolon - pos_ - 10);
-    // Line breaks inside the declaration are kept so later lines keep their numbers.
-    const auto newlines = std::count(declaration.begin(), declaration.end(), '\n');
-    for (char& c : declaration) {
+    d.end = find_declaration_end(pos_);
+    d.body = src_.substr(pos_ + keyword_length, d.end - pos_ - keyword_length);
+    d.newlines = std::count(d.body.begin(), d.body.end(), '\n');
+    for (char& c : d.body) {
       if (c == '\n') c = ' ';
     }
-    emit_shared(prefix_qualifiers + declaration, is_extern);
-    out_.append(static_cast<std::size_t>(newlines), '\n');
-    pos_ = semicolon + 1;
+    return d;
+  }
+
+  // Moves past the declaration, whose replacement is already in out_.
+  void finish_declaration(const declaration_text& d) {
+    out_.append(static_cast<std::size_t>(d.newlines), '\n');
+    pos_ = d.end + 1;
     last_word_ = {};
+  }
+
+  // A __shared__ declaration: from the qualifiers before it to its ';'.
+  void rewrite_shared() {
+    const declaration_text d = take_declaration(10);
+    emit_shared(d.qualifiers + d.body, d.is_extern);
+    finish_declaration(d);
+  }
+
+  // `__constant__ float c[4] = {...};` at namespace scope: writable storage
+  // local to this file, and `c` a reference to it as const. Kernels that
+  // write c fail to compile, as with nvcc; cudaMemcpyToSymbol(c, ...) copies
+  // into the storage. `extern __constant__` (separate compilation) declares
+  // the reference.
+  void rewrite_constant() {
+    const declaration_text d = take_declaration(12);
+    std::vector<declarator> declarators;
+    const std::string base = split_declarators(d.qualifiers + d.body, declarators);
+    for (const declarator& v : declarators) {
+      const std::string type = "::std::type_identity_t<" + base + v.stars + v.bounds + ">";
+      if (d.is_extern) {
+        out_ += "extern const " + type + "& " + v.name + ";";
+        continue;
+      }
+      const std::string storage = "cusim_constant_storage_" + v.name;
+      out_ += "static " + base + " " + v.stars + storage + v.bounds + v.initializer + "; " +
+              (d.is_static ? "static " : "") + "const " + type + "& " + v.name + " = " + storage + ";";
+    }
+    finish_declaration(d);
   }
 
   std::size_t find_declaration_end(std::size_t from) const {
@@ -252,9 +297,21 @@ class rewriter {
 
   struct declarator {
     std::string name;
-    std::string stars;   // pointer declarator part, "*" or ""
-    std::string bounds;  // "[256][4]" or "[]"
+    std::string stars;        // pointer declarator part, "*" or ""
+    std::string bounds;       // "[256][4]" or "[]"
+    std::string initializer;  // " = {1, 2}" or ""
   };
+
+  static std::size_t top_level_find(const std::string& text, char wanted) {
+    int depth = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == ']' || c == '}') --depth;
+      if (c == wanted && depth == 0) return i;
+    }
+    return std::string::npos;
+  }
 
   // Splits "float a[16], *b, c[2][2]" into the base type and declarators.
   static std::string split_declarators(const std::string& decl, std::vector<declarator>& out) {
@@ -274,9 +331,14 @@ class rewriter {
     std::string base;
     for (std::size_t p = 0; p < pieces.size(); ++p) {
       std::string piece = pieces[p];
+      declarator d;
+      if (const std::size_t eq = top_level_find(piece, '='); eq != std::string::npos) {
+        d.initializer = " " + piece.substr(eq);
+        piece.resize(eq);
+      }
+      while (!piece.empty() && std::isspace(static_cast<unsigned char>(piece.back()))) piece.pop_back();
       std::size_t bracket = piece.find('[');
       std::string head = piece.substr(0, bracket);
-      declarator d;
       if (bracket != std::string::npos) d.bounds = piece.substr(bracket);
       while (!head.empty() && std::isspace(static_cast<unsigned char>(head.back()))) head.pop_back();
       std::size_t name_begin = head.size();

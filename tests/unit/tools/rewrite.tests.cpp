@@ -52,3 +52,14 @@ TEST_CASE("cusim-cc rewrite: a __shared__ variable at namespace scope becomes a 
 TEST_CASE("cusim-cc rewrite: an unterminated launch is an error", "[tools][rewrite][quick]") {
   CHECK_THROWS_AS(rewrite_translation_unit("void f() { k<<<1, 2(x); }"), cusim::cc::rewrite_error);
 }
+
+TEST_CASE("cusim-cc rewrite: __constant__ variables are read-only references to file-local storage",
+          "[tools][rewrite][quick]") {
+  const std::string out = rewrite_translation_unit("__constant__ float weights[3] = {1.0f, 2.0f, 3.0f}, bias;\n");
+  CHECK(contains(out, "static float cusim_constant_storage_weights[3] = {1.0f, 2.0f, 3.0f}; "
+                      "const ::std::type_identity_t<float[3]>& weights = cusim_constant_storage_weights;"));
+  CHECK(contains(out, "static float cusim_constant_storage_bias; const ::std::type_identity_t<float>& bias = "
+                      "cusim_constant_storage_bias;"));
+  CHECK(contains(rewrite_translation_unit("extern __constant__ int table[16];"),
+                 "extern const ::std::type_identity_t<int[16]>& table;"));
+}
