@@ -17,6 +17,15 @@ struct table {
   std::mutex mutex;
   std::map<std::uintptr_t, allocation> by_base;
   std::size_t device_bytes = 0;
+
+  void free_all() {
+    for (auto& [key, a] : by_base) std::free(a.base);
+    by_base.clear();
+    device_bytes = 0;
+  }
+  // At process exit, like a driver tearing down its context: programs need
+  // not free device memory before they end.
+  ~table() { free_all(); }
 };
 
 table& the_table() {
@@ -90,9 +99,7 @@ std::size_t device_bytes_in_use() {
 void release_all() {
   table& t = the_table();
   std::lock_guard lock(t.mutex);
-  for (auto& [key, a] : t.by_base) std::free(a.base);
-  t.by_base.clear();
-  t.device_bytes = 0;
+  t.free_all();
 }
 
 }  // namespace cusim::detail
