@@ -11,6 +11,32 @@ namespace {
 
 bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// The index just past the string or character literal opening at `at`.
+std::size_t literal_end(const std::string& text, std::size_t at) {
+  const char quote = text[at];
+  std::size_t i = at + 1;
+  while (i < text.size() && text[i] != quote) i += text[i] == '\\' ? 2 : 1;
+  return i + 1;
+}
+
+// The first `token` in `text` at or after `from` that is outside brackets
+// ( [ { and outside literals, or npos.
+std::size_t find_at_top_level(const std::string& text, std::size_t from, std::string_view token) {
+  int depth = 0;
+  for (std::size_t i = from; i < text.size();) {
+    const char c = text[i];
+    if (c == '"' || c == '\'') {
+      i = literal_end(text, i);
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (depth == 0 && text.compare(i, token.size(), token) == 0) return i;
+    ++i;
+  }
+  return std::string::npos;
+}
+
 // Scans a translation unit left to right, copying it to `out_` while
 // replacing launches and shared declarations. Knows just enough C++ lexing
 // to skip string and character literals and to track bracket nesting.
@@ -24,7 +50,7 @@ class rewriter {
       if (at_line_start() && c == '#') {
         copy_until_newline();
       } else if (c == '"' || c == '\'') {
-        copy_literal(c);
+        copy_literal();
       } else if (c == 'R' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '"' && !prev_is_ident()) {
         copy_raw_string();
       } else if (src_.compare(pos_, 3, "<<<") == 0) {
@@ -91,15 +117,8 @@ class rewriter {
                                                                 src_.begin() + static_cast<std::ptrdiff_t>(pos_), '\n'));
   }
 
-  // Skips a literal starting at `at`; returns the index after it.
-  std::size_t literal_end(std::size_t at) const {
-    const char quote = src_[at];
-    std::size_t i = at + 1;
-    while (i < src_.size() && src_[i] != quote) i += src_[i] == '\\' ? 2 : 1;
-    return i + 1;
-  }
-  void copy_literal(char) {
-    const std::size_t end = literal_end(pos_);
+  void copy_literal() {
+    const std::size_t end = literal_end(src_, pos_);
     out_.append(src_, pos_, end - pos_);
     pos_ = end;
   }
@@ -137,24 +156,6 @@ class rewriter {
     return false;
   }
 
-  // Index just past the bracket group that opens at `open` (one of ( [ { ).
-  std::size_t group_end(std::size_t open) const {
-    int depth = 0;
-    for (std::size_t i = open; i < src_.size();) {
-      const char c = src_[i];
-      if (c == '"' || c == '\'') {
-        i = literal_end(i);
-        continue;
-      }
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      if (c == ')' || c == ']' || c == '}') {
-        if (--depth == 0) return i + 1;
-      }
-      ++i;
-    }
-    throw rewrite_error("unbalanced brackets after a kernel launch");
-  }
-
   // `callee<<<config>>>(args)`: the callee is already in out_; find where it
   // starts there (an id-expression, perhaps qualified, perhaps with template
   // arguments).
@@ -187,20 +188,8 @@ class rewriter {
     while (!callee.empty() && std::isspace(static_cast<unsigned char>(callee.back()))) callee.pop_back();
     if (callee.empty()) throw rewrite_error("a <<<...>>> launch with no kernel before it");
     // The configuration runs to the first ">>>" outside brackets.
-    std::size_t i = pos_ + 3;
-    int depth = 0;
-    while (i < src_.size()) {
-      const char c = src_[i];
-      if (c == '"' || c == '\'') {
-        i = literal_end(i);
-        continue;
-      }
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      if (c == ')' || c == ']' || c == '}') --depth;
-      if (depth == 0 && src_.compare(i, 3, ">>>") == 0) break;
-      ++i;
-    }
-    if (i >= src_.size()) throw rewrite_error("a kernel launch '" + callee + "<<<' has no closing '>>>'");
+    const std::size_t i = find_at_top_level(src_, pos_ + 3, ">>>");
+    if (i == std::string::npos) throw rewrite_error("a kernel launch '" + callee + "<<<' has no closing '>>>'");
     const std::string config = src_.substr(pos_ + 3, i - pos_ - 3);
     std::string name = callee;
     if (const auto lt = name.find('<'); lt != std::string::npos) name.resize(lt);
@@ -278,21 +267,17 @@ class rewriter {
         continue;
       }
       const std::string storage = "cusim_constant_storage_" + v.name;
+      // decltype: `char s[] = "..."` has its bound from the initializer.
       out_ += "static " + base + " " + v.stars + storage + v.bounds + v.initializer + "; " +
-              (d.is_static ? "static " : "") + "const " + type + "& " + v.name + " = " + storage + ";";
+              (d.is_static ? "static " : "") + "const decltype(" + storage + ")& " + v.name + " = " + storage + ";";
     }
     finish_declaration(d);
   }
 
   std::size_t find_declaration_end(std::size_t from) const {
-    int depth = 0;
-    for (std::size_t i = from; i < src_.size(); ++i) {
-      const char c = src_[i];
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      if (c == ')' || c == ']' || c == '}') --depth;
-      if (c == ';' && depth == 0) return i;
-    }
-    throw rewrite_error("a __shared__ declaration without a terminating ';'");
+    const std::size_t end = find_at_top_level(src_, from, ";");
+    if (end == std::string::npos) throw rewrite_error("a __shared__ or __constant__ declaration without a ';'");
+    return end;
   }
 
   struct declarator {
@@ -302,17 +287,6 @@ class rewriter {
     std::string initializer;  // " = {1, 2}" or ""
   };
 
-  static std::size_t top_level_find(const std::string& text, char wanted) {
-    int depth = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      const char c = text[i];
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      if (c == ')' || c == ']' || c == '}') --depth;
-      if (c == wanted && depth == 0) return i;
-    }
-    return std::string::npos;
-  }
-
   // Splits "float a[16], *b, c[2][2]" into the base type and declarators.
   static std::string split_declarators(const std::string& decl, std::vector<declarator>& out) {
     std::vector<std::string> pieces;
@@ -320,6 +294,10 @@ class rewriter {
     std::size_t begin = 0;
     for (std::size_t i = 0; i < decl.size(); ++i) {
       const char c = decl[i];
+      if (c == '"' || c == '\'') {
+        i = literal_end(decl, i) - 1;
+        continue;
+      }
       if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
       if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
       if (c == ',' && depth == 0) {
@@ -332,7 +310,7 @@ class rewriter {
     for (std::size_t p = 0; p < pieces.size(); ++p) {
       std::string piece = pieces[p];
       declarator d;
-      if (const std::size_t eq = top_level_find(piece, '='); eq != std::string::npos) {
+      if (const std::size_t eq = find_at_top_level(piece, 0, "="); eq != std::string::npos) {
         d.initializer = " " + piece.substr(eq);
         piece.resize(eq);
       }
@@ -353,7 +331,7 @@ class rewriter {
         const std::size_t first = head.find_first_not_of(" \t");
         base = first == std::string::npos ? std::string() : head.substr(first);
       }
-      if (d.name.empty() || base.empty()) throw rewrite_error("cannot read the __shared__ declaration '" + decl + "'");
+      if (d.name.empty() || base.empty()) throw rewrite_error("cannot read the declaration '" + decl + "'");
       out.push_back(d);
     }
     return base;

@@ -57,9 +57,13 @@ TEST_CASE("cusim-cc rewrite: __constant__ variables are read-only references to 
           "[tools][rewrite][quick]") {
   const std::string out = rewrite_translation_unit("__constant__ float weights[3] = {1.0f, 2.0f, 3.0f}, bias;\n");
   CHECK(contains(out, "static float cusim_constant_storage_weights[3] = {1.0f, 2.0f, 3.0f}; "
-                      "const ::std::type_identity_t<float[3]>& weights = cusim_constant_storage_weights;"));
-  CHECK(contains(out, "static float cusim_constant_storage_bias; const ::std::type_identity_t<float>& bias = "
+                      "const decltype(cusim_constant_storage_weights)& weights = cusim_constant_storage_weights;"));
+  CHECK(contains(out, "static float cusim_constant_storage_bias; const decltype(cusim_constant_storage_bias)& bias = "
                       "cusim_constant_storage_bias;"));
+  // A ';' or ',' inside a string initializer does not end the declaration.
+  CHECK(contains(rewrite_translation_unit("__constant__ char banner[] = \"a;b,c\";"),
+                 "static char cusim_constant_storage_banner[] = \"a;b,c\"; "
+                 "const decltype(cusim_constant_storage_banner)& banner = cusim_constant_storage_banner;"));
   CHECK(contains(rewrite_translation_unit("extern __constant__ int table[16];"),
                  "extern const ::std::type_identity_t<int[16]>& table;"));
 }
