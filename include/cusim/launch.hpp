@@ -47,7 +47,7 @@ namespace detail {
 template <class... Params>
 kernel_launcher<Params...> launch_named(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
                                         std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
-  return kernel_launcher<Params...>(kernel, {grid, block, shared_bytes, stream}, name);
+  return launch(kernel, grid, block, shared_bytes, stream, name);
 }
 }  // namespace detail
 

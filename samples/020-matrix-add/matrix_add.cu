@@ -8,14 +8,7 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                          \
-  do {                                                                                       \
-    cudaError_t err_ = (call);                                                               \
-    if (err_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_));     \
-      return 1;                                                                              \
-    }                                                                                        \
-  } while (0)
+#include "../common/check.h"  // CHECK(call): stop with the error's text if a CUDA call fails
 
 __global__ void matrix_add(const float* a, const float* b, float* c, int rows, int cols) {
   int col = blockIdx.x * blockDim.x + threadIdx.x;

@@ -8,14 +8,7 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                          \
-  do {                                                                                       \
-    cudaError_t err_ = (call);                                                               \
-    if (err_ != cudaSuccess) {                                                               \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_));     \
-      return 1;                                                                              \
-    }                                                                                        \
-  } while (0)
+#include "../common/check.h"  // CHECK(call): stop with the error's text if a CUDA call fails
 
 const int threads_per_block = 256;  // a power of two, for the halving reduction
 const int blocks = 64;
