@@ -180,8 +180,11 @@ int run(const options& o, const std::vector<std::string>& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-std::vector<std::string> base_compile(const options& o) {
-  std::vector<std::string> cmd{host_compiler(), o.std_flag};
+// The host compiler's command with cusim's include path and the user's
+// flags; C sources go to the C compiler.
+std::vector<std::string> base_compile(const options& o, bool c_source = false) {
+  std::vector<std::string> cmd{c_source ? std::string(CUSIM_CC_HOST_CC) : host_compiler(),
+                               c_source ? std::string("-std=c17") : o.std_flag};
   for (const auto& dir : split(CUSIM_CC_INCLUDE_DIRS, ';')) cmd.push_back("-I" + dir);
   for (const auto& flag : split(CUSIM_CC_SANITIZE_FLAGS, '|')) cmd.push_back(flag);
   cmd.insert(cmd.end(), o.compile_flags.begin(), o.compile_flags.end());
@@ -218,8 +221,7 @@ int compile_cuda(const options& o, const fs::path& input, const fs::path& object
 }
 
 int compile_plain(const options& o, const fs::path& input, const fs::path& object) {
-  auto cc = base_compile(o);
-  if (input.extension() == ".c") cc[1] = "-std=c17", cc[0] = CUSIM_CC_HOST_CC;
+  auto cc = base_compile(o, input.extension() == ".c");
   cc.insert(cc.end(), {"-c", input.string(), "-o", object.string()});
   return run(o, cc);
 }
