@@ -37,15 +37,17 @@ constexpr std::array<device_profile, 5> builtin_profiles{{
 }  // namespace
 }  // namespace cusim
 
-// `cusim-cc -arch=sm_XX` links a strong definition of this into the program;
-// the empty weak one here means "not chosen at build time".
-extern "C" __attribute__((weak)) const char cusim_program_profile[] = "";
+// `cusim-cc -arch=sm_XX` puts a (weak) definition of this into every object it
+// builds. Here it is only a weak reference: null means "not chosen at build
+// time", whatever order the linker sees the objects in.
+extern "C" __attribute__((weak)) const char cusim_program_profile[];
 
 namespace cusim {
 namespace {
 
 const device_profile* initial_profile() {
-  const char* built_for = cusim_program_profile[0] != '\0' ? cusim_program_profile : "sm_90";
+  const char* chosen = cusim_program_profile;  // null unless a definition was linked in
+  const char* built_for = chosen != nullptr && chosen[0] != '\0' ? chosen : "sm_90";
   const std::string wanted = detail::env_string("CUSIM_DEVICE").value_or(built_for);
   if (const device_profile* p = find_profile(wanted)) return p;
   std::string known;

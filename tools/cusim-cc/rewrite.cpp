@@ -45,6 +45,17 @@ class rewriter {
   explicit rewriter(const std::string& src) : src_(src) {}
 
   std::string run() {
+    try {
+      scan();
+    } catch (const rewrite_error& e) {
+      if (!e.file.empty()) throw;
+      throw rewrite_error(e.what(), marker_file_.substr(1, marker_file_.size() - 2), current_line(), current_column());
+    }
+    return std::move(out_);
+  }
+
+ private:
+  void scan() {
     while (pos_ < src_.size()) {
       const char c = src_[pos_];
       if (at_line_start() && c == '#') {
@@ -73,10 +84,8 @@ class rewriter {
         if (!std::isspace(static_cast<unsigned char>(c))) last_word_ = {};
       }
     }
-    return std::move(out_);
   }
 
- private:
   bool at_line_start() const {
     for (std::size_t i = pos_; i > 0; --i) {
       const char p = src_[i - 1];
@@ -107,14 +116,27 @@ class rewriter {
     if (line.compare(i, 4, "line") == 0) i += 4;
     while (i < line.size() && line[i] == ' ') ++i;
     if (i >= line.size() || !std::isdigit(static_cast<unsigned char>(line[i]))) return;
-    marker_line_ = std::stoul(line.substr(i));
+    // stoul throws std::out_of_range past ULONG_MAX; the preprocessor never
+    // writes such a line, so the input is not what cusim-cc expects.
+    try {
+      marker_line_ = std::stoul(line.substr(i));
+    } catch (const std::out_of_range&) {
+      throw rewrite_error("a line marker with an out-of-range line number: " + line.substr(0, line.find('\n')));
+    }
     marker_end_ = next_line_start;
     const std::size_t q1 = line.find('"', i), q2 = line.rfind('"');
     if (q1 != std::string::npos && q2 > q1) marker_file_ = line.substr(q1, q2 - q1 + 1);
   }
+  unsigned long current_column() const {
+    const std::size_t at = std::min(pos_, src_.size());
+    const std::size_t newline = at == 0 ? std::string::npos : src_.rfind('\n', at - 1);
+    return at - (newline == std::string::npos ? 0 : newline + 1) + 1;
+  }
   unsigned long current_line() const {
+    const std::size_t at = std::min(pos_, src_.size());
+    if (marker_end_ > at) return marker_line_;
     return marker_line_ + static_cast<unsigned long>(std::count(src_.begin() + static_cast<std::ptrdiff_t>(marker_end_),
-                                                                src_.begin() + static_cast<std::ptrdiff_t>(pos_), '\n'));
+                                                                src_.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
   }
 
   void copy_literal() {

@@ -9,11 +9,19 @@
 #pragma once
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace cusim::cc {
 
+// A construct the rewriter cannot translate. The rewriter fills in where it
+// is: the user's file and line (from the line markers) and the column.
 struct rewrite_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit rewrite_error(const std::string& message, std::string in_file = {}, unsigned long at_line = 0,
+                         unsigned long at_column = 0)
+      : std::runtime_error(message), file(std::move(in_file)), line(at_line), column(at_column) {}
+  std::string file;
+  unsigned long line;
+  unsigned long column;
 };
 
 std::string rewrite_translation_unit(const std::string& source);

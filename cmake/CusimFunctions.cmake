@@ -1,0 +1,88 @@
+# CMake functions for building CUDA sources with cusim-cc. Available after
+# find_package(cusim), add_subdirectory(<cusim>) or, in cusim's own tree,
+# include(CusimFunctions).
+#
+#   cusim_add_executable(<name> <source>... [ARCH sm_XX] [CUSIM_FLAGS <flag>...])
+#   cusim_add_library(<name> [STATIC|SHARED] <source>... [ARCH sm_XX] [CUSIM_FLAGS <flag>...])
+#
+# .cu sources are compiled by cusim-cc (with the target's include directories
+# and compile definitions, the build type's -O/-g, and CUSIM_FLAGS, which take
+# nvcc's options); other sources by the C++ compiler as usual. The target links
+# cusim::runtime. Header dependencies of .cu files are tracked through
+# cusim-cc's -MD output. ARCH sets the device profile the program models by
+# default (as nvcc's -arch; CUSIM_DEVICE overrides it at run time).
+include_guard(GLOBAL)
+
+# The cusim-cc to run: the target in a build tree or add_subdirectory, the
+# imported one after find_package.
+function(_cusim_compiler out)
+  if(TARGET cusim-cc)
+    set(${out} cusim-cc PARENT_SCOPE)
+  else()
+    set(${out} cusim::cusim-cc PARENT_SCOPE)
+  endif()
+endfunction()
+
+# Splits ARGN into .cu sources (compiled here into objects) and the rest.
+# Sets <target>_cusim_sources in the caller: the objects and the other sources.
+function(_cusim_compile_sources target arch)
+  cmake_parse_arguments(ARG "" "" "CUSIM_FLAGS" ${ARGN})
+  _cusim_compiler(compiler)
+  set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+  set(definitions "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  set(build_type_flags
+      "$<$<CONFIG:Debug,RelWithDebInfo>:-g>" "$<$<CONFIG:Release>:-O3>" "$<$<CONFIG:RelWithDebInfo>:-O2>"
+      "$<$<CONFIG:MinSizeRel>:-Os>")
+  set(pic "$<TARGET_PROPERTY:${target},POSITION_INDEPENDENT_CODE>")
+  set(shared "$<STREQUAL:$<TARGET_PROPERTY:${target},TYPE>,SHARED_LIBRARY>")
+  set(pic_flag "$<$<OR:${shared},$<BOOL:${pic}>>:-fPIC>")
+  set(arch_flag)
+  if(arch)
+    set(arch_flag -arch=${arch})
+  endif()
+  set(sources)
+  foreach(src IN LISTS ARG_UNPARSED_ARGUMENTS)
+    get_filename_component(path "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT path MATCHES "\\.cu$")
+      list(APPEND sources "${path}")
+      continue()
+    endif()
+    file(RELATIVE_PATH relative "${CMAKE_CURRENT_SOURCE_DIR}" "${path}")
+    string(REPLACE "../" "__/" relative "${relative}")
+    set(object "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${target}.cusim/${relative}.o")
+    get_filename_component(object_dir "${object}" DIRECTORY)
+    file(MAKE_DIRECTORY "${object_dir}")
+    add_custom_command(
+      OUTPUT "${object}"
+      COMMAND ${compiler} -c "${path}" -o "${object}" -MD -MF "${object}.d" -MT "${object}"
+              "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
+              "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},;-D>>"
+              ${build_type_flags} ${pic_flag} ${arch_flag} ${ARG_CUSIM_FLAGS}
+      DEPENDS "${path}" ${compiler}
+      DEPFILE "${object}.d"
+      COMMENT "cusim-cc ${relative}"
+      COMMAND_EXPAND_LISTS VERBATIM)
+    list(APPEND sources "${object}")
+  endforeach()
+  set(${target}_cusim_sources ${sources} PARENT_SCOPE)
+endfunction()
+
+function(cusim_add_executable name)
+  cmake_parse_arguments(ARG "" "ARCH" "" ${ARGN})
+  add_executable(${name})
+  _cusim_compile_sources(${name} "${ARG_ARCH}" ${ARG_UNPARSED_ARGUMENTS})
+  target_sources(${name} PRIVATE ${${name}_cusim_sources})
+  target_link_libraries(${name} PRIVATE cusim::runtime)
+endfunction()
+
+function(cusim_add_library name)
+  cmake_parse_arguments(ARG "STATIC;SHARED" "ARCH" "" ${ARGN})
+  set(kind STATIC)
+  if(ARG_SHARED)
+    set(kind SHARED)
+  endif()
+  add_library(${name} ${kind})
+  _cusim_compile_sources(${name} "${ARG_ARCH}" ${ARG_UNPARSED_ARGUMENTS})
+  target_sources(${name} PRIVATE ${${name}_cusim_sources})
+  target_link_libraries(${name} PUBLIC cusim::runtime)
+endfunction()

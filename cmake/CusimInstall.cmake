@@ -1,0 +1,30 @@
+# Installation and the cusim CMake package:
+#   cmake --install build --prefix /opt/cusim
+#   find_package(cusim) with CMAKE_PREFIX_PATH=/opt/cusim, or cusim_DIR=<build tree>
+# Layout: bin/cusim-cc, lib/libcusim.a, include/cusim/ (cusim's API),
+# include/cusim-cuda/ (cuda_runtime.h & co., kept apart so they never shadow
+# a real CUDA toolkit's headers in a shared prefix), lib/cmake/cusim/.
+include(CMakePackageConfigHelpers)
+set(CUSIM_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/cusim)
+
+set_target_properties(cusim_runtime PROPERTIES EXPORT_NAME runtime)
+target_include_directories(cusim_runtime INTERFACE
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/cusim-cuda>
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+install(TARGETS cusim_runtime cusim-cc EXPORT cusimTargets
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/cuda/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cusim-cuda)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/cusim/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cusim)
+install(EXPORT cusimTargets NAMESPACE cusim:: DESTINATION ${CUSIM_INSTALL_CMAKEDIR})
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/cusimConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/cusimConfig.cmake INSTALL_DESTINATION ${CUSIM_INSTALL_CMAKEDIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/cusimConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/cusimConfig.cmake ${PROJECT_BINARY_DIR}/cusimConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/CusimFunctions.cmake
+        DESTINATION ${CUSIM_INSTALL_CMAKEDIR})
+
+# The build tree is a package too (cusim_DIR=<build>): same targets, build-tree paths.
+export(EXPORT cusimTargets NAMESPACE cusim:: FILE ${PROJECT_BINARY_DIR}/cusimTargets.cmake)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/CusimFunctions.cmake ${PROJECT_BINARY_DIR}/CusimFunctions.cmake COPYONLY)

@@ -1,0 +1,287 @@
+#include "options.hpp"
+
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "settings.hpp"
+
+namespace cusim::cc {
+
+namespace {
+
+[[noreturn]] void usage_error(const std::string& message) {
+  std::cerr << "cusim-cc: " << message << "\n(cusim-cc --help lists what it accepts)\n";
+  std::exit(2);
+}
+
+void print_help() {
+  std::cout << R"(usage: cusim-cc [options] file.cu|file.cpp|file.c|file.o|file.a ...
+Builds CUDA programs for the CPU with cusim. Accepts nvcc's options (long forms too):
+  -o FILE  -c  -dc  -E  -lib  -shared  -I DIR  -isystem DIR  -include FILE  -D NAME[=V]  -U NAME
+  -L DIR  -l LIB  -std=c++NN  -O0..3  -g  -G  -w  -x cu  -ccbin COMPILER
+  -M  -MM  -MD  -MMD  -MF FILE  -MT TARGET  -MP      dependency output, as gcc writes it
+  -arch=sm_XX | --gpu-architecture=sm_XX   the program's default device profile
+  -Xcompiler A,B | --compiler-options A,B   host compiler options
+  -Xlinker A | --linker-options A           linker options
+  -rdc=true, --extended-lambda, --expt-relaxed-constexpr   accepted; set nvcc's macros
+  -gencode ..., -code ..., -lineinfo, -dlink, -lcudart, -lcudadevrt, -Xptxas ..., -Xnvlink ...,
+  --use_fast_math, -ftz=, -prec-div=, -prec-sqrt=, -fmad=, -maxrregcount N, -res-usage,
+  --default-stream ..., -t N, -m64   accepted; GPU-only, nothing to do on the CPU (-v says so)
+  -v  -dryrun  -keep  --version  --help
+Macros: __CUDACC__, __NVCC__, __CUDACC_VER_MAJOR__/MINOR/BUILD, __CUDA_ARCH_LIST__, __CUSIM__.
+__CUDA_ARCH__ is left undefined, as in nvcc's host pass: each function is compiled once,
+for host and device alike (docs/cusim-cc.md).
+Environment: CUSIM_CXX picks the host compiler (default: the one cusim was built with).
+)";
+}
+
+// nvcc's long option names, as the short ones they stand for.
+const std::map<std::string, std::string>& long_forms() {
+  static const std::map<std::string, std::string> forms{
+      {"--output-file", "-o"},
+      {"--compile", "-c"},
+      {"--device-c", "-dc"},
+      {"--device-link", "-dlink"},
+      {"--preprocess", "-E"},
+      {"--include-path", "-I"},
+      {"--system-include", "-isystem"},
+      {"--pre-include", "-include"},
+      {"--define-macro", "-D"},
+      {"--undefine-macro", "-U"},
+      {"--library-path", "-L"},
+      {"--library", "-l"},
+      {"--debug", "-g"},
+      {"--device-debug", "-G"},
+      {"--generate-line-info", "-lineinfo"},
+      {"--optimize", "-O"},
+      {"--linker-options", "-Xlinker"},
+      {"--compiler-options", "-Xcompiler"},
+      {"--compiler-bindir", "-ccbin"},
+      {"--gpu-architecture", "-arch"},
+      {"--gpu-code", "-code"},
+      {"--generate-code", "-gencode"},
+      {"--relocatable-device-code", "-rdc"},
+      {"--generate-dependencies", "-M"},
+      {"--generate-nonsystem-dependencies", "-MM"},
+      {"--generate-dependencies-with-compile", "-MD"},
+      {"--generate-nonsystem-dependencies-with-compile", "-MMD"},
+      {"--dependency-output", "-MF"},
+      {"--dependency-target-name", "-MT"},
+      {"--generate-dependency-targets", "-MP"},
+      {"--lib", "-lib"},
+      {"--shared", "-shared"},
+      {"--verbose", "-v"},
+      {"--keep", "-keep"},
+      {"--dryrun", "-dryrun"},
+      {"--disable-warnings", "-w"},
+      {"--ptxas-options", "-Xptxas"},
+      {"--nvlink-options", "-Xnvlink"},
+      {"--maxrregcount", "-maxrregcount"},
+      {"--resource-usage", "-res-usage"},
+      {"--threads", "-t"},
+      {"--machine", "-m"},
+      {"--x", "-x"},
+      {"--std", "-std"},
+      {"--expt-extended-lambda", "--extended-lambda"},
+      {"-expt-extended-lambda", "--extended-lambda"},
+      {"-extended-lambda", "--extended-lambda"},
+      {"-expt-relaxed-constexpr", "--expt-relaxed-constexpr"},
+      {"-use_fast_math", "--use_fast_math"},
+      {"-default-stream", "--default-stream"},
+  };
+  return forms;
+}
+
+// "--optimize=3" -> "-O=3", "--compile" -> "-c"; anything else unchanged.
+std::string short_form(const std::string& a) {
+  const std::size_t eq = a.find('=');
+  const std::string name = a.substr(0, eq);
+  const auto it = long_forms().find(name);
+  if (it == long_forms().end()) return a;
+  return it->second + (eq == std::string::npos ? "" : a.substr(eq));
+}
+
+bool starts(const std::string& a, const char* prefix) { return a.rfind(prefix, 0) == 0; }
+
+// Reads options one by one. `value_of` takes the value of an option written
+// as "-Ifoo", "-I foo", "-I=foo" (nvcc accepts all three).
+class parser {
+ public:
+  explicit parser(std::vector<std::string> args) : args_(std::move(args)) {}
+
+  options run() {
+    for (i_ = 0; i_ < args_.size(); ++i_) read(short_form(args_[i_]));
+    if (o_.inputs.empty()) usage_error("no input files");
+    const bool one_output_per_input = o_.compile_only || o_.preprocess_only || o_.dependencies == dependency_mode::only;
+    if (one_output_per_input && !o_.output.empty() && o_.inputs.size() > 1) {
+      usage_error("-o names one output file, but -c, -E and -M make one per input (" +
+                  std::to_string(o_.inputs.size()) + " inputs given)");
+    }
+    return std::move(o_);
+  }
+
+ private:
+  std::string value_of(const std::string& a, const std::string& flag) {
+    if (a.size() > flag.size()) return a[flag.size()] == '=' ? a.substr(flag.size() + 1) : a.substr(flag.size());
+    if (i_ + 1 >= args_.size()) usage_error("option " + flag + " needs a value");
+    return args_[++i_];
+  }
+  // Options that are exactly `flag`, or `flag=value` / `flag value`.
+  bool is(const std::string& a, const char* flag) const { return a == flag || starts(a, (std::string(flag) + "=").c_str()); }
+
+  void ignore(const std::string& what) { notice(o_, what + " has no effect on the CPU"); }
+
+  void read(const std::string& a) {
+    if (a == "--help" || a == "-h" || a == "-help") {
+      print_help();
+      std::exit(0);
+    } else if (a == "--version" || a == "-V") {
+      std::cout << "cusim-cc " CUSIM_CC_VERSION " (CUDA " CUSIM_CC_CUDA_VERSION " runtime API on the CPU)\n";
+      std::exit(0);
+    } else if (is(a, "-o")) {
+      o_.output = value_of(a, "-o");
+    } else if (a == "-c") {
+      o_.compile_only = true;
+    } else if (a == "-dc") {
+      o_.compile_only = o_.relocatable_device_code = true;
+    } else if (a == "-E") {
+      o_.preprocess_only = true;
+    } else if (a == "-lib") {
+      o_.make_static_library = true;
+    } else if (a == "-shared") {
+      o_.make_shared_library = true;
+    } else if (a == "-v") {
+      o_.verbose = true;
+    } else if (a == "-dryrun") {
+      o_.dry_run = o_.verbose = true;
+    } else if (a == "-keep" || a == "--keep") {
+      o_.keep = true;
+    } else if (read_dependency_option(a)) {
+    } else if (is(a, "-arch")) {
+      read_architecture(value_of(a, "-arch"));
+    } else if (is(a, "-gencode") || is(a, "-code") || is(a, "-Xptxas") || is(a, "-Xnvlink") || is(a, "-maxrregcount") ||
+               is(a, "-t") || is(a, "--default-stream") || is(a, "-ftz") || is(a, "-prec-div") ||
+               is(a, "-prec-sqrt") || is(a, "-fmad") || is(a, "-m") || is(a, "-diag-suppress") ||
+               is(a, "--diag-suppress") || is(a, "-keep-dir") || is(a, "-Werror")) {
+      const std::string flag = a.substr(0, a.find('='));
+      ignore(flag + " " + value_of(a, flag));
+    } else if (is(a, "-rdc")) {
+      const std::string v = value_of(a, "-rdc");
+      o_.relocatable_device_code = v == "true";
+      ignore("-rdc=" + v);
+    } else if (a == "--extended-lambda") {
+      o_.extended_lambda = true;
+    } else if (a == "--expt-relaxed-constexpr") {
+      o_.relaxed_constexpr = true;
+    } else if (a == "-lineinfo" || a == "-dlink" || a == "--use_fast_math" || a == "-res-usage" || a == "-m64" ||
+               a == "--extra-device-vectorization" || a == "--restrict" || a == "--display-error-number" ||
+               a == "-Wno-deprecated-gpu-targets") {
+      ignore(a);
+    } else if (a == "-isystem" || a == "-include" || a == "-ccbin") {
+      const std::string value = value_of(a, a);
+      if (a == "-ccbin") o_.host_compiler = value;
+      else o_.compile_flags.insert(o_.compile_flags.end(), {a, value});
+    } else if (starts(a, "-I") || starts(a, "-D") || starts(a, "-U")) {
+      const std::string flag = a.substr(0, 2);
+      o_.compile_flags.push_back(flag + value_of(a, flag));
+    } else if (starts(a, "-L")) {
+      o_.link_flags.push_back("-L" + value_of(a, "-L"));
+    } else if (a == "-lcudart" || a == "-lcudadevrt" || a == "-lcuda" || a == "-lcudart_static") {
+      notice(o_, a + " is provided by libcusim");
+    } else if (starts(a, "-l")) {
+      o_.link_flags.push_back("-l" + value_of(a, "-l"));
+    } else if (is(a, "-std") || starts(a, "--std=")) {
+      read_standard(value_of(a, starts(a, "--") ? "--std" : "-std"));
+    } else if (starts(a, "-O")) {
+      const std::string level = value_of(a, "-O");
+      if (level.size() != 1 || std::string("0123s").find(level) == std::string::npos) {
+        usage_error("-O" + level + ": the optimisation level is one of 0, 1, 2, 3");
+      }
+      o_.compile_flags.push_back("-O" + level);
+    } else if (a == "-g" || a == "-G" || a == "-w" || a == "-fPIC" || a == "-pthread") {
+      o_.compile_flags.push_back(a == "-G" ? "-g" : a);
+    } else if (starts(a, "-W")) {
+      o_.compile_flags.push_back(a);
+    } else if (is(a, "-x")) {
+      const std::string lang = value_of(a, "-x");
+      if (lang != "cu") usage_error("-x " + lang + ": only -x cu is supported (other inputs are read by their suffix)");
+      o_.treat_as_cu = true;
+    } else if (is(a, "-Xcompiler")) {
+      for (auto& part : split(value_of(a, "-Xcompiler"), ',')) o_.compile_flags.push_back(part);
+    } else if (is(a, "-Xlinker")) {
+      for (auto& part : split(value_of(a, "-Xlinker"), ',')) o_.link_flags.push_back("-Wl," + part);
+    } else if (!a.empty() && a[0] == '-') {
+      usage_error("unknown option '" + a + "'");
+    } else {
+      o_.inputs.push_back(a);
+    }
+  }
+
+  bool read_dependency_option(const std::string& a) {
+    if (a == "-M" || a == "-MM") {
+      o_.dependencies = dependency_mode::only;
+      o_.dependencies_include_system = a == "-M";
+    } else if (a == "-MD" || a == "-MMD") {
+      o_.dependencies = dependency_mode::with_compile;
+      o_.dependencies_include_system = a == "-MD";
+    } else if (a == "-MP") {
+      o_.dependency_phony_targets = true;
+    } else if (is(a, "-MF") || (starts(a, "-MF") && a.size() > 3)) {
+      o_.dependency_file = value_of(a, "-MF");
+    } else if (is(a, "-MT") || (starts(a, "-MT") && a.size() > 3)) {
+      o_.dependency_targets.push_back(value_of(a, "-MT"));
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  void read_standard(const std::string& v) {
+    // cusim's headers need C++20; older standards are raised to it.
+    if (v == "c++20" || v == "c++23" || v == "c++2a" || v == "c++2b" || v == "gnu++20" || v == "gnu++23") {
+      o_.std_flag = "-std=" + v;
+    } else if (v == "c++03" || v == "c++11" || v == "c++14" || v == "c++17" || v == "gnu++14" || v == "gnu++17") {
+      notice(o_, "-std=" + v + " raised to c++20, which cusim's headers need");
+    } else {
+      usage_error("-std=" + v + ": not a C++ standard nvcc accepts (c++11, c++14, c++17, c++20)");
+    }
+  }
+
+  void read_architecture(const std::string& v) {
+    const auto sm = v.find("sm_") != std::string::npos ? v.find("sm_") : v.find("compute_");
+    if (sm == std::string::npos) {
+      // -arch=native / all / all-major: there is no GPU to ask; keep the default profile.
+      notice(o_, "-arch=" + v + " keeps the default profile (CUSIM_DEVICE, else sm_90)");
+      return;
+    }
+    std::string digits = v.substr(v.find('_', sm) + 1);
+    while (!digits.empty() && !std::isdigit(static_cast<unsigned char>(digits.back()))) digits.pop_back();  // sm_90a
+    o_.arch = digits;
+    notice(o_, "-arch=" + v + " selects profile sm_" + digits);
+  }
+
+  std::vector<std::string> args_;
+  std::size_t i_ = 0;
+  options o_;
+};
+
+}  // namespace
+
+std::vector<std::string> split(const std::string& s, char separator) {
+  std::vector<std::string> parts;
+  std::stringstream in(s);
+  for (std::string part; std::getline(in, part, separator);) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+void notice(const options& o, const std::string& what) {
+  if (o.verbose) std::cerr << "cusim-cc: " << what << "\n";
+}
+
+options parse_command_line(int argc, char** argv) { return parser(std::vector<std::string>(argv + 1, argv + argc)).run(); }
+
+}  // namespace cusim::cc

@@ -1,0 +1,50 @@
+// cusim-cc's command line: nvcc's options, read into what the driver does.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace cusim::cc {
+
+// -M/-MM: write dependencies instead of compiling; -MD/-MMD: write them while compiling.
+enum class dependency_mode { none, only, with_compile };
+
+struct options {
+  std::vector<std::string> inputs;
+  std::string output;
+  bool compile_only = false;     // -c, -dc
+  bool preprocess_only = false;  // -E: print the rewritten translation unit
+  bool make_static_library = false;  // -lib
+  bool make_shared_library = false;  // -shared
+  bool verbose = false;
+  bool dry_run = false;
+  bool keep = false;
+  bool treat_as_cu = false;  // -x cu
+  std::string host_compiler;  // -ccbin; empty: CUSIM_CXX, else the one cusim was built with
+  std::string std_flag = "-std=c++20";
+  std::string arch;  // "80" from -arch=sm_80
+
+  dependency_mode dependencies = dependency_mode::none;
+  bool dependencies_include_system = true;  // -M/-MD; false for -MM/-MMD
+  bool dependency_phony_targets = false;    // -MP
+  std::string dependency_file;              // -MF
+  std::vector<std::string> dependency_targets;  // -MT
+
+  // nvcc modes that change what the program sees through macros.
+  bool relocatable_device_code = false;  // -rdc=true, -dc
+  bool extended_lambda = false;
+  bool relaxed_constexpr = false;
+
+  std::vector<std::string> compile_flags;  // -I -D -U -O -g, host compiler options
+  std::vector<std::string> link_flags;     // -L -l -Xlinker
+};
+
+// Reads argv. Prints --help / --version and exits; on a bad command line,
+// names the offending option and exits with status 2.
+options parse_command_line(int argc, char** argv);
+
+// Prints one line to stderr under -v.
+void notice(const options& o, const std::string& what);
+
+std::vector<std::string> split(const std::string& s, char separator);
+
+}  // namespace cusim::cc

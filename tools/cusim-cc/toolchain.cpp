@@ -1,0 +1,83 @@
+#include "toolchain.hpp"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "settings.hpp"
+
+extern char** environ;
+
+namespace cusim::cc {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path own_directory() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : self.parent_path();
+}
+
+// An installed cusim-cc sits in <prefix>/<bindir>; its headers and library
+// are at <prefix>/<includedir>/cusim-cuda and <prefix>/<libdir>. Returns the
+// prefix, or an empty path when cusim-cc runs from its build tree.
+fs::path installed_prefix() {
+  fs::path prefix = own_directory();
+  if (prefix.empty()) return {};
+  for (const auto& part : fs::path(CUSIM_CC_INSTALL_BINDIR)) {
+    if (!part.empty()) prefix = prefix.parent_path();
+  }
+  const bool installed = fs::exists(prefix / CUSIM_CC_INSTALL_INCLUDEDIR / "cusim-cuda" / "cuda_runtime.h") &&
+                         fs::exists(prefix / CUSIM_CC_INSTALL_LIBDIR / "libcusim.a");
+  return installed ? prefix : fs::path();
+}
+
+}  // namespace
+
+toolchain locate_toolchain(const options& o) {
+  toolchain t;
+  const char* cxx = std::getenv("CUSIM_CXX");
+  t.cxx = !o.host_compiler.empty() ? o.host_compiler : (cxx != nullptr && *cxx != '\0' ? cxx : CUSIM_CC_HOST_CXX);
+  const char* cc = std::getenv("CUSIM_CC");
+  t.cc = cc != nullptr && *cc != '\0' ? cc : CUSIM_CC_HOST_CC;
+  t.sanitize_flags = split(CUSIM_CC_SANITIZE_FLAGS, '|');
+  if (const fs::path prefix = installed_prefix(); !prefix.empty()) {
+    const fs::path include = prefix / CUSIM_CC_INSTALL_INCLUDEDIR;
+    t.include_dirs = {(include / "cusim-cuda").string(), include.string()};
+    t.link_libraries = {(prefix / CUSIM_CC_INSTALL_LIBDIR / "libcusim.a").string()};
+    for (const auto& lib : split(CUSIM_CC_SYSTEM_LIBRARIES, '|')) t.link_libraries.push_back(lib);
+  } else {
+    t.include_dirs = split(CUSIM_CC_INCLUDE_DIRS, ';');
+    t.link_libraries = split(CUSIM_CC_LINK_LIBRARIES, '|');
+  }
+  notice(o, std::string("headers from ") + t.include_dirs.front());
+  return t;
+}
+
+int run_command(const options& o, const std::vector<std::string>& command) {
+  if (o.verbose) {
+    std::cerr << "cusim-cc:";
+    for (const auto& c : command) std::cerr << ' ' << c;
+    std::cerr << '\n';
+  }
+  if (o.dry_run) return 0;
+  std::vector<char*> argv;
+  for (const auto& c : command) argv.push_back(const_cast<char*>(c.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
+    std::cerr << "cusim-cc: cannot run '" << command[0] << "' (not found on PATH?)\n";
+    return 127;
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace cusim::cc
