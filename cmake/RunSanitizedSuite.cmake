@@ -6,14 +6,8 @@ foreach(var SOURCE_DIR BINARY_DIR SANITIZER)
     message(FATAL_ERROR "RunSanitizedSuite.cmake needs -D${var}=...")
   endif()
 endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/CusimScriptSteps.cmake)
 cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
-
-function(step)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "sanitizer build (${SANITIZER}): '${ARGN}' failed with ${rc}")
-  endif()
-endfunction()
 
 step(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} -DCUSIM_SANITIZE=${SANITIZER}
      -DCMAKE_BUILD_TYPE=Debug -DCUSIM_BUILD_BENCH=OFF)

@@ -18,7 +18,14 @@
 // Execution-space and memory-space qualifiers. Kernels and device functions
 // are ordinary C++ functions; __device__ and __constant__ variables are
 // ordinary globals that every CUDA thread shares.
+#ifdef __CUSIM_CC__
+// cusim-cc's rewriter reads this marker to learn which functions are kernels
+// (and which kernels are templates, whose launches deduce their arguments),
+// and removes it.
+#define __global__ __cusim_global__
+#else
 #define __global__
+#endif
 #define __device__
 #define __host__
 #ifndef __CUSIM_CC__
@@ -29,6 +36,7 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __launch_bounds__(...)
 #define __grid_constant__
+#define __align__(n) __attribute__((aligned(n)))
 #ifndef __CUSIM__
 #define __CUSIM__ 1
 #endif

@@ -49,6 +49,39 @@ kernel_launcher<Params...> launch_named(const char* name, void (*kernel)(Params.
                                         std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
   return launch(kernel, grid, block, shared_bytes, stream, name);
 }
+
+// The argument types of a launch, handed to a kernel resolver.
+template <class... A>
+struct kernel_signature {};
+
+// The form cusim-cc rewrites a launch of a kernel template into when its
+// template arguments are left to deduction (`k<<<g, b>>>(p)` for
+// `template <class T> __global__ void k(T*)`). `Resolve` maps the decayed
+// argument types to the kernel to run: the specialization itself when its
+// parameters are exactly those types (so cudaFuncSetAttribute on it applies),
+// else a function that calls the template with them, letting C++ deduce.
+template <class Resolve>
+class deduced_kernel_launcher {
+ public:
+  deduced_kernel_launcher(const char* name, launch_shape shape) : name_(name), shape_(shape) {}
+
+  template <class... Args>
+  cudaError_t operator()(Args&&... args) const {
+    const auto kernel = Resolve{}(kernel_signature<std::decay_t<Args>...>{});
+    return launch(kernel, shape_.grid, shape_.block, shape_.dynamic_shared_bytes, shape_.stream,
+                  name_)(std::forward<Args>(args)...);
+  }
+
+ private:
+  const char* name_;
+  launch_shape shape_;
+};
+
+template <class Resolve>
+deduced_kernel_launcher<Resolve> launch_deduced(const char* name, Resolve, dim3 grid, dim3 block,
+                                                std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
+  return deduced_kernel_launcher<Resolve>(name, {grid, block, shared_bytes, stream});
+}
 }  // namespace detail
 
 }  // namespace cusim

@@ -10,6 +10,9 @@ namespace {
 // Alignment of the dynamic part and of each static slot: generous enough for
 // any vector type, as a GPU's shared memory is for these declarations.
 constexpr std::size_t shared_alignment = 16;
+// The arena's own alignment, so that offsets aligned for a declaration
+// (`__align__(n)`, `alignas(n)`, up to this) are aligned addresses too.
+constexpr std::size_t arena_alignment = 1024;
 
 std::size_t align_up(std::size_t value, std::size_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -26,8 +29,13 @@ unsigned int site_id(shared_site& site) {
 }  // namespace
 
 block_state::block_state(std::size_t arena_capacity)
-    : arena_(new std::byte[std::max<std::size_t>(arena_capacity, shared_alignment)]),
+    : arena_(static_cast<std::byte*>(::operator new[](std::max<std::size_t>(arena_capacity, shared_alignment),
+                                                       std::align_val_t{arena_alignment}))),
       arena_capacity_(arena_capacity) {}
+
+void block_state::arena_deleter::operator()(std::byte* arena) const {
+  ::operator delete[](arena, std::align_val_t{arena_alignment});
+}
 
 void block_state::start(grid_job& grid, std::uint64_t linear) {
   grid_ = &grid;

@@ -66,7 +66,10 @@ class block_state {
     unsigned int site_id;
     std::size_t offset;
   };
-  std::unique_ptr<std::byte[]> arena_;
+  struct arena_deleter {
+    void operator()(std::byte* arena) const;
+  };
+  std::unique_ptr<std::byte[], arena_deleter> arena_;
   std::size_t arena_capacity_;
   std::size_t arena_used_ = 0;  // dynamic part first, then static slots
   std::size_t static_bytes_ = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -72,13 +73,17 @@ class rewriter {
           rewrite_shared();
         } else if (word == "__constant__") {
           rewrite_constant();
+        } else if (word == kernel_marker) {
+          note_kernel_declaration();
         } else {
+          if (word == "template") template_pending_ = true;
           out_.append(word);
           pos_ += word.size();
           last_word_ = word;
         }
       } else {
         track_brace(c);
+        if (c == ';' || c == '{' || c == '}') template_pending_ = false;
         out_.push_back(c);
         ++pos_;
         if (!std::isspace(static_cast<unsigned char>(c))) last_word_ = {};
@@ -187,11 +192,19 @@ class rewriter {
     for (;;) {
       if (i > 0 && out_[i - 1] == '>') {  // template arguments
         int depth = 0;
+        bool opened = false;
         while (i > 0) {
           const char c = out_[--i];
           if (c == '>') ++depth;
-          if (c == '<' && --depth == 0) break;
+          if (c == '<' && --depth == 0) {
+            opened = true;
+            break;
+          }
         }
+        // Without its '<' the "callee" would be everything before, earlier
+        // launches' replacements included, which the replacement repeats
+        // (as the name): the output would double with each such launch.
+        if (!opened) throw rewrite_error("a kernel launch whose template arguments have no opening '<'");
         while (i > 0 && std::isspace(static_cast<unsigned char>(out_[i - 1]))) --i;
       }
       while (i > 0 && is_ident_char(out_[i - 1])) --i;
@@ -207,25 +220,104 @@ class rewriter {
     const std::size_t start = callee_start();
     std::string callee = out_.substr(start);
     out_.resize(start);
+    // Line breaks inside or after the callee go after the replacement.
+    const auto callee_newlines = static_cast<std::size_t>(std::count(callee.begin(), callee.end(), '\n'));
+    for (char& c : callee) {
+      if (c == '\n') c = ' ';
+    }
     while (!callee.empty() && std::isspace(static_cast<unsigned char>(callee.back()))) callee.pop_back();
     if (callee.empty()) throw rewrite_error("a <<<...>>> launch with no kernel before it");
     // The configuration runs to the first ">>>" outside brackets.
     const std::size_t i = find_at_top_level(src_, pos_ + 3, ">>>");
     if (i == std::string::npos) throw rewrite_error("a kernel launch '" + callee + "<<<' has no closing '>>>'");
     const std::string config = src_.substr(pos_ + 3, i - pos_ - 3);
+    if (config.find_first_not_of(" \t\n") == std::string::npos) {
+      throw rewrite_error("the kernel launch '" + callee + "<<<>>>' has no configuration (grid and block)");
+    }
     std::string name = callee;
     if (const auto lt = name.find('<'); lt != std::string::npos) name.resize(lt);
-    out_ += "::cusim::detail::launch_named(\"" + name + "\", " + callee + ", " + config + ")";
+    if (callee.find('<') == std::string::npos && is_template_kernel(name)) {
+      // Template arguments deduced from the launch's arguments: the
+      // resolver picks the specialization once their types are known.
+      const std::string pointer = "static_cast<void (*)(A...)>(" + callee + ")";
+      out_ += "::cusim::detail::launch_deduced(\"" + name + "\", []<class... A>(::cusim::detail::kernel_signature<A...>) { if constexpr (requires { " +
+              pointer + "; }) return " + pointer + "; else return +[](A... a) { " + callee + "(a...); }; }, " +
+              config + ")";
+    } else {
+      out_ += "::cusim::detail::launch_named(\"" + name + "\", " + callee + ", " + config + ")";
+    }
+    out_.append(callee_newlines, '\n');
+    note_markers(pos_, i);
     pos_ = i + 3;
+  }
+
+  // `__global__` reaches the rewriter as this marker (cuda_runtime.h): the
+  // rewriter learns the kernels' names and which are templates, and drops it.
+  static constexpr std::string_view kernel_marker = "__cusim_global__";
+
+  void note_kernel_declaration() {
+    const bool is_template = template_pending_;
+    out_.append(kernel_marker.size(), ' ');  // keeps the columns of what follows
+    pos_ += kernel_marker.size();
+    // The name is the identifier before the first '(' that does not open an attribute.
+    for (std::size_t at = pos_; at < src_.size();) {
+      const std::size_t paren = src_.find_first_of("(;{", at);
+      if (paren == std::string::npos || src_[paren] != '(') return;
+      std::size_t end = paren;
+      while (end > at && std::isspace(static_cast<unsigned char>(src_[end - 1]))) --end;
+      std::size_t begin = end;
+      while (begin > at && is_ident_char(src_[begin - 1])) --begin;
+      const std::string word = src_.substr(begin, end - begin);
+      if (word == "__attribute__" || word == "__declspec" || word == "alignas" || word == "__launch_bounds__") {
+        const std::size_t close = matching_close(paren);
+        if (close == std::string::npos) return;
+        at = close + 1;
+        continue;
+      }
+      if (!word.empty()) kernels_[word] = kernels_[word] || is_template;
+      return;
+    }
+  }
+  // The ')' closing the '(' at `open`, or npos.
+  std::size_t matching_close(std::size_t open) const {
+    int depth = 0;
+    for (std::size_t i = open; i < src_.size(); ++i) {
+      if (src_[i] == '"' || src_[i] == '\'') {
+        i = literal_end(src_, i) - 1;
+        continue;
+      }
+      if (src_[i] == '(') ++depth;
+      if (src_[i] == ')' && --depth == 0) return i;
+    }
+    return std::string::npos;
+  }
+  bool is_template_kernel(const std::string& qualified_name) const {
+    const std::size_t colon = qualified_name.rfind(':');
+    const auto it = kernels_.find(colon == std::string::npos ? qualified_name : qualified_name.substr(colon + 1));
+    return it != kernels_.end() && it->second;
+  }
+
+  // Text the rewriter moves past without copying it as it scans (a launch
+  // configuration, a declaration) may hold line markers: note them.
+  void note_markers(std::size_t from, std::size_t to) {
+    for (std::size_t at = src_.find('\n', from); at != std::string::npos && at < to; at = src_.find('\n', at + 1)) {
+      std::size_t first = at + 1;
+      while (first < to && (src_[first] == ' ' || src_[first] == '\t')) ++first;
+      if (first >= to || src_[first] != '#') continue;
+      const std::size_t line_end = src_.find('\n', first);
+      const std::size_t next = line_end == std::string::npos ? src_.size() : line_end + 1;
+      note_line_marker(src_.substr(first, next - first), next);
+    }
   }
 
   struct declaration_text {
     bool is_extern = false;
     bool is_static = false;
     std::string qualifiers;  // volatile / const written before the keyword
-    std::string body;        // from after the keyword to before the ';'
-    long newlines = 0;       // line breaks inside, re-emitted to keep line numbers
+    std::string body;        // from after the keyword to before the ';', on one line
+    std::string line_breaks; // its line breaks and line markers, re-emitted to keep line numbers
     std::size_t end = 0;     // index of the terminating ';'
+    unsigned long line = 0;  // the user's line of the keyword
   };
 
   // Reads the declaration around a keyword (__shared__, __constant__) at
@@ -248,20 +340,32 @@ class rewriter {
       } else {
         break;
       }
+      d.line_breaks.append(static_cast<std::size_t>(std::count(out_.begin() + static_cast<std::ptrdiff_t>(begin), out_.end(), '\n')), '\n');
       out_.resize(begin);
     }
     d.end = find_declaration_end(pos_);
-    d.body = src_.substr(pos_ + keyword_length, d.end - pos_ - keyword_length);
-    d.newlines = std::count(d.body.begin(), d.body.end(), '\n');
-    for (char& c : d.body) {
-      if (c == '\n') c = ' ';
+    d.line = current_line();
+    // Line markers inside (the preprocessor writes one for a run of blank
+    // lines) leave the declaration's text and are re-emitted after it.
+    const std::string text = src_.substr(pos_ + keyword_length, d.end - pos_ - keyword_length);
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+      if (i < text.size() && text[i] != '\n') continue;
+      const std::string line = text.substr(line_start, i - line_start);
+      const std::size_t first = line.find_first_not_of(" \t");
+      const bool marker = line_start > 0 && first != std::string::npos && line[first] == '#';
+      if (marker) d.line_breaks += line.substr(first);
+      else d.body += (d.body.empty() ? "" : " ") + line;
+      if (i < text.size()) d.line_breaks += '\n';
+      line_start = i + 1;
     }
+    note_markers(pos_, d.end);
     return d;
   }
 
   // Moves past the declaration, whose replacement is already in out_.
   void finish_declaration(const declaration_text& d) {
-    out_.append(static_cast<std::size_t>(d.newlines), '\n');
+    out_ += d.line_breaks;
     pos_ = d.end + 1;
     last_word_ = {};
   }
@@ -269,7 +373,7 @@ class rewriter {
   // A __shared__ declaration: from the qualifiers before it to its ';'.
   void rewrite_shared() {
     const declaration_text d = take_declaration(10);
-    emit_shared(d.qualifiers + d.body, d.is_extern);
+    emit_shared(d.qualifiers + d.body, d.is_extern, d.line);
     finish_declaration(d);
   }
 
@@ -359,19 +463,66 @@ class rewriter {
     return base;
   }
 
-  void emit_shared(const std::string& decl, bool is_extern) {
+  // Takes `alignas(...)` and `__attribute__((aligned(...)))` (what
+  // `__align__(n)` becomes) out of a declaration; returns them.
+  static std::string take_alignment(std::string& decl) {
+    std::string specifiers;
+    for (std::size_t at = 0; at < decl.size();) {
+      if (!is_ident_char(decl[at]) || (at > 0 && is_ident_char(decl[at - 1]))) {
+        ++at;
+        continue;
+      }
+      std::size_t end = at;
+      while (end < decl.size() && is_ident_char(decl[end])) ++end;
+      const std::string word = decl.substr(at, end - at);
+      std::size_t open = end;
+      while (open < decl.size() && std::isspace(static_cast<unsigned char>(decl[open]))) ++open;
+      if ((word != "alignas" && word != "__attribute__") || open >= decl.size() || decl[open] != '(') {
+        at = end;
+        continue;
+      }
+      int depth = 0;
+      std::size_t close = open;
+      for (; close < decl.size(); ++close) {
+        if (decl[close] == '(') ++depth;
+        if (decl[close] == ')' && --depth == 0) break;
+      }
+      if (close >= decl.size()) throw rewrite_error("an unbalanced '" + word + "(' in a __shared__ declaration");
+      const std::string specifier = decl.substr(at, close + 1 - at);
+      if (word == "alignas" || specifier.find("aligned") != std::string::npos) {
+        specifiers += specifier + " ";
+        decl.erase(at, close + 1 - at);
+      } else {
+        at = close + 1;
+      }
+    }
+    return specifiers;
+  }
+
+  void emit_shared(std::string decl, bool is_extern, unsigned long line) {
+    const std::string alignment = take_alignment(decl);
     std::vector<declarator> declarators;
     const std::string base = split_declarators(decl, declarators);
     for (const declarator& d : declarators) {
       const std::string element = base + d.stars;
       if (is_extern) {
+        // The dynamic part starts the block's arena, aligned for any declaration (see block.cpp).
         out_ += "::cusim::detail::dynamic_shared_array<" + element + "> " + d.name + ";";
         continue;
       }
       const std::string type = "::std::type_identity_t<" + element + d.bounds + ">";
       const std::string site = "cusim_shared_site_" + std::to_string(site_counter_++);
+      std::string align = "alignof(" + type + ")";
+      if (!alignment.empty()) {
+        // An empty struct with the declaration's alignment specifiers knows
+        // the alignment they ask for, whether they name a type or a number.
+        const std::string holder = site + "_alignment";
+        out_ += "struct " + alignment + holder + " {}; ";
+        align = "(alignof(" + holder + ") > " + align + " ? alignof(" + holder + ") : " + align + ")";
+      }
       const std::string site_decl = "static constinit ::cusim::detail::shared_site " + site + "{sizeof(" + type +
-                                    "), alignof(" + type + "), \"" + d.name + "\", " + marker_file_ + ", " + std::to_string(current_line()) + "};";
+                                    "), " + align + ", \"" + d.name + "\", " + marker_file_ + ", " +
+                                    std::to_string(line) + "};";
       if (in_function()) {
         out_ += site_decl + " " + type + "& " + d.name + " = *static_cast<" + type +
                 "*>(::cusim::detail::shared_slot(" + site + "));";
@@ -388,6 +539,8 @@ class rewriter {
   std::size_t pos_ = 0;
   std::string_view last_word_;
   std::vector<bool> scopes_;
+  bool template_pending_ = false;                // `template` seen since the last ; { }
+  std::map<std::string, bool, std::less<>> kernels_;  // kernel name -> declared as a template
   unsigned site_counter_ = 0;
   std::string marker_file_ = "\"<source>\"";
   unsigned long marker_line_ = 1;
