@@ -1,0 +1,82 @@
+// Every shape of __shared__ declaration CUDA allows, and what each becomes:
+// a slot in the running block's shared memory (static), or a view of the
+// launch's dynamic shared memory (extern).
+#include <cstdint>
+#include <cstdio>
+#include <cuda_runtime.h>
+
+struct pair_of { int first; float second; };
+
+__shared__ int block_counter;  // namespace scope
+// CHECK: ::cusim::detail::static_shared_view<::std::type_identity_t<int>, &cusim_shared_site_0> block_counter;
+
+template <class T, int N>
+__global__ void shapes(int* out) {
+  __shared__ float scalar;
+  // CHECK: ::std::type_identity_t<float>& scalar = *static_cast<::std::type_identity_t<float>*>(::cusim::detail::shared_slot(cusim_shared_site_1));
+  __shared__ T tile[N][N + 1];
+  // CHECK: ::std::type_identity_t<T[N][N + 1]>& tile
+  static __shared__ volatile int flags[4], *flag_pointer;
+  // CHECK: ::std::type_identity_t<volatile int[4]>& flags
+  // CHECK: ::std::type_identity_t<volatile int*>& flag_pointer
+  __shared__ pair_of pairs[2];
+  __shared__ __align__(64) unsigned char aligned_bytes[3];
+  // CHECK: struct __attribute__((aligned(64))) cusim_shared_site_6_alignment {};
+  __shared__ alignas(double2) char also_aligned[5], second
+      [7];
+  // CHECK: struct alignas(double2) cusim_shared_site_7_alignment {};
+  // CHECK: struct alignas(double2) cusim_shared_site_8_alignment {};
+  // CHECK-NOT: __shared__
+  const unsigned t = threadIdx.x;
+  if (t == 0) {
+    scalar = 1.5f;
+    block_counter = 0;
+    flag_pointer = flags;
+    pairs[1] = {7, 2.5f};
+  }
+  __syncthreads();
+  atomicAdd(&block_counter, 1);
+  if (t < N) tile[t][t] = T(t);
+  flags[t % 4] = 1;
+  __syncthreads();
+  if (t == 0) {
+    out[0] = block_counter;
+    out[1] = int(scalar * 2) + pairs[1].first;
+    out[2] = int(reinterpret_cast<std::uintptr_t>(aligned_bytes) % 64);
+    out[3] = int(reinterpret_cast<std::uintptr_t>(also_aligned) % alignof(double2)) +
+             int(reinterpret_cast<std::uintptr_t>(second) % alignof(double2));
+    out[4] = flag_pointer[3] + int(tile[N - 1][N - 1]);
+  }
+}
+
+// Dynamic shared memory: several extern arrays of different element types in
+// one file, each a view of the same launch-sized memory.
+extern __shared__ float dynamic_floats[];
+// CHECK: ::cusim::detail::dynamic_shared_array<float> dynamic_floats;
+__global__ void use_floats(int* out) {
+  dynamic_floats[threadIdx.x] = 0.5f * threadIdx.x;
+  __syncthreads();
+  if (threadIdx.x == 0) out[5] = int(dynamic_floats[blockDim.x - 1] * 2);
+}
+__global__ void use_ints(int* out) {
+  extern __shared__ int4 dynamic_vectors[];
+  // CHECK: ::cusim::detail::dynamic_shared_array<int4> dynamic_vectors;
+  extern __shared__ __align__(16) unsigned char dynamic_bytes[];
+  // CHECK: ::cusim::detail::dynamic_shared_array<unsigned char> dynamic_bytes;
+  dynamic_vectors[threadIdx.x] = make_int4(1, 2, 3, int(threadIdx.x));
+  __syncthreads();
+  if (threadIdx.x == 0) out[6] = dynamic_vectors[3].w + int(dynamic_bytes == static_cast<void*>(dynamic_vectors));
+}
+
+int main() {
+  int* out;
+  cudaMallocManaged(&out, 8 * sizeof(int));
+  shapes<short, 4><<<1, 32>>>(out);
+  use_floats<<<1, 16, 16 * sizeof(float)>>>(out);
+  use_ints<<<1, 8, 8 * sizeof(int4)>>>(out);
+  cudaDeviceSynchronize();
+  std::printf("%s: %d %d %d %d %d %d %d at line %d\n", cudaGetErrorName(cudaGetLastError()), out[0], out[1], out[2],
+              out[3], out[4], out[5], out[6], __LINE__);
+  // OUTPUT: cudaSuccess: 32 10 0 0 4 15 4 at line 79
+  return 0;
+}
