@@ -75,9 +75,15 @@ class driver {
     return work_ / (input.stem().string() + "." + std::to_string(index) + ".o");
   }
 
-  std::vector<std::string> compiler_command(bool c_source) const {
+  // The host compiler with the user's flags. `preprocess`: also cusim's
+  // include path and the user's -I/-D/-U (not for the rewritten file, which
+  // is already preprocessed).
+  std::vector<std::string> compiler_command(bool c_source, bool preprocess = true) const {
     std::vector<std::string> cmd{c_source ? tools_.cc : tools_.cxx, c_source ? std::string("-std=c17") : o_.std_flag};
-    for (const auto& dir : tools_.include_dirs) cmd.push_back("-I" + dir);
+    if (preprocess) {
+      for (const auto& dir : tools_.include_dirs) cmd.push_back("-I" + dir);
+      cmd.insert(cmd.end(), o_.preprocessor_flags.begin(), o_.preprocessor_flags.end());
+    }
     cmd.insert(cmd.end(), tools_.sanitize_flags.begin(), tools_.sanitize_flags.end());
     if (o_.make_shared_library) cmd.push_back("-fPIC");
     cmd.insert(cmd.end(), o_.compile_flags.begin(), o_.compile_flags.end());
@@ -135,7 +141,7 @@ class driver {
       return 0;
     }
     std::ofstream(rewritten, std::ios::binary) << output;
-    auto cc = compiler_command(false);
+    auto cc = compiler_command(false, false);
     cc.insert(cc.end(), {"-c", "-x", "c++-cpp-output", rewritten.string(), "-o", object.string()});
     return run_command(o_, cc);
   }

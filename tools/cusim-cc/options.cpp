@@ -182,10 +182,10 @@ class parser {
     } else if (a == "-isystem" || a == "-include" || a == "-ccbin") {
       const std::string value = value_of(a, a);
       if (a == "-ccbin") o_.host_compiler = value;
-      else o_.compile_flags.insert(o_.compile_flags.end(), {a, value});
+      else o_.preprocessor_flags.insert(o_.preprocessor_flags.end(), {a, value});
     } else if (starts(a, "-I") || starts(a, "-D") || starts(a, "-U")) {
       const std::string flag = a.substr(0, 2);
-      o_.compile_flags.push_back(flag + value_of(a, flag));
+      o_.preprocessor_flags.push_back(flag + value_of(a, flag));
     } else if (starts(a, "-L")) {
       o_.link_flags.push_back("-L" + value_of(a, "-L"));
     } else if (a == "-lcudart" || a == "-lcudadevrt" || a == "-lcuda" || a == "-lcudart_static") {

@@ -34,7 +34,8 @@ struct options {
   bool extended_lambda = false;
   bool relaxed_constexpr = false;
 
-  std::vector<std::string> compile_flags;  // -I -D -U -O -g, host compiler options
+  std::vector<std::string> preprocessor_flags;  // -I -D -U -isystem -include
+  std::vector<std::string> compile_flags;       // -O -g -W, host compiler options
   std::vector<std::string> link_flags;     // -L -l -Xlinker
 };
 
