@@ -5,7 +5,8 @@
 #include <cuda_runtime.h>
 #include <vector>
 
-__global__ void k(int* p) { p[threadIdx.x] += 1; }
+// atomicAdd: the macro launch below runs two blocks over the same elements.
+__global__ void k(int* p) { atomicAdd(&p[threadIdx.x], 1); }
 __global__ void none() {}
 template <class T, int N>
 __global__ void scaled(T* p) { p[threadIdx.x] *= N; }
@@ -61,7 +62,7 @@ int main() {
   cudaDeviceSynchronize();
   std::printf("%d %d %s %zu %c line %d\n", p[0], p[63], cudaGetErrorName(cudaGetLastError()), std::strlen(text) + std::strlen(raw), less, __LINE__);
   // 52 on p[0]: the macro launch runs 2 blocks of 32 threads over p[0..31], twice; p[63] misses it.
-  // OUTPUT: 53 51 cudaSuccess 34 < line 62
+  // OUTPUT: 53 51 cudaSuccess 34 < line 63
   cudaFree(p);
   return 0;
 }
