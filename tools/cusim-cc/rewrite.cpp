@@ -59,7 +59,9 @@ class rewriter {
   void scan() {
     while (pos_ < src_.size()) {
       const char c = src_[pos_];
-      if (at_line_start() && c == '#') {
+      // '#' first: at_line_start() looks back over the line's indentation,
+      // which for every character of a long blank run would be quadratic.
+      if (c == '#' && at_line_start()) {
         copy_until_newline();
       } else if (c == '"' || c == '\'') {
         copy_literal();
@@ -140,8 +142,17 @@ class rewriter {
   unsigned long current_line() const {
     const std::size_t at = std::min(pos_, src_.size());
     if (marker_end_ > at) return marker_line_;
-    return marker_line_ + static_cast<unsigned long>(std::count(src_.begin() + static_cast<std::ptrdiff_t>(marker_end_),
-                                                                src_.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    // Counts on from where the previous call stopped, when that counted from
+    // the same marker: recounting from the marker for every declaration was
+    // quadratic in a file with many of them.
+    if (lines_counted_from_ != marker_end_ || lines_counted_to_ > at) {
+      lines_counted_from_ = lines_counted_to_ = marker_end_;
+      lines_counted_ = 0;
+    }
+    lines_counted_ += static_cast<unsigned long>(std::count(src_.begin() + static_cast<std::ptrdiff_t>(lines_counted_to_),
+                                                            src_.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    lines_counted_to_ = at;
+    return marker_line_ + lines_counted_;
   }
 
   void copy_literal() {
@@ -184,36 +195,43 @@ class rewriter {
   }
 
   // `callee<<<config>>>(args)`: the callee is already in out_; find where it
-  // starts there (an id-expression, perhaps qualified, perhaps with template
-  // arguments).
+  // starts there: an id-expression (perhaps qualified, perhaps with template
+  // arguments), a member or element of something (`table.fn`, `p->fns[2]`),
+  // or a parenthesized expression (`(*kernel_pointer)`).
   std::size_t callee_start() const {
     std::size_t i = out_.size();
     while (i > 0 && std::isspace(static_cast<unsigned char>(out_[i - 1]))) --i;
+    if (i > 0 && out_[i - 1] == ')') return opening_of(i, '(', ')');
     for (;;) {
       if (i > 0 && out_[i - 1] == '>') {  // template arguments
-        int depth = 0;
-        bool opened = false;
-        while (i > 0) {
-          const char c = out_[--i];
-          if (c == '>') ++depth;
-          if (c == '<' && --depth == 0) {
-            opened = true;
-            break;
-          }
-        }
-        // Without its '<' the "callee" would be everything before, earlier
-        // launches' replacements included, which the replacement repeats
-        // (as the name): the output would double with each such launch.
-        if (!opened) throw rewrite_error("a kernel launch whose template arguments have no opening '<'");
+        i = opening_of(i, '<', '>');
         while (i > 0 && std::isspace(static_cast<unsigned char>(out_[i - 1]))) --i;
       }
+      while (i > 0 && out_[i - 1] == ']') i = opening_of(i, '[', ']');
       while (i > 0 && is_ident_char(out_[i - 1])) --i;
-      if (i >= 2 && out_[i - 1] == ':' && out_[i - 2] == ':') {
+      if (i >= 2 && ((out_[i - 1] == ':' && out_[i - 2] == ':') || (out_[i - 1] == '>' && out_[i - 2] == '-'))) {
         i -= 2;
+        continue;
+      }
+      if (i >= 1 && out_[i - 1] == '.') {
+        i -= 1;
         continue;
       }
       return i;
     }
+  }
+  // Where the bracket group that ends just before `end` in out_ opens.
+  std::size_t opening_of(std::size_t end, char open, char close) const {
+    int depth = 0;
+    for (std::size_t i = end; i > 0; --i) {
+      const char c = out_[i - 1];
+      if (c == close) ++depth;
+      if (c == open && --depth == 0) return i - 1;
+    }
+    // Without its opening, the "callee" would be everything before, earlier
+    // launches' replacements included, which the replacement repeats (as the
+    // name): the output would double with each such launch.
+    throw rewrite_error(std::string("a kernel launch whose callee has a '") + close + "' without its '" + open + "'");
   }
 
   void rewrite_launch() {
@@ -234,8 +252,11 @@ class rewriter {
     if (config.find_first_not_of(" \t\n") == std::string::npos) {
       throw rewrite_error("the kernel launch '" + callee + "<<<>>>' has no configuration (grid and block)");
     }
-    std::string name = callee;
-    if (const auto lt = name.find('<'); lt != std::string::npos) name.resize(lt);
+    std::string name;  // for reports: the callee without template arguments, as a string literal's text
+    for (char c : callee.substr(0, callee.find('<'))) {
+      if (c == '"' || c == '\\') name += '\\';
+      name += c;
+    }
     if (callee.find('<') == std::string::npos && is_template_kernel(name)) {
       // Template arguments deduced from the launch's arguments: the
       // resolver picks the specialization once their types are known.
@@ -300,7 +321,10 @@ class rewriter {
   // Text the rewriter moves past without copying it as it scans (a launch
   // configuration, a declaration) may hold line markers: note them.
   void note_markers(std::size_t from, std::size_t to) {
-    for (std::size_t at = src_.find('\n', from); at != std::string::npos && at < to; at = src_.find('\n', at + 1)) {
+    // The search stops at `to`: on from there, a file without another line
+    // break would be searched to its end for every declaration.
+    const std::string_view region = std::string_view(src_).substr(0, to);
+    for (std::size_t at = region.find('\n', from); at != std::string::npos; at = region.find('\n', at + 1)) {
       std::size_t first = at + 1;
       while (first < to && (src_[first] == ' ' || src_[first] == '\t')) ++first;
       if (first >= to || src_[first] != '#') continue;
@@ -545,6 +569,9 @@ class rewriter {
   std::string marker_file_ = "\"<source>\"";
   unsigned long marker_line_ = 1;
   std::size_t marker_end_ = 0;
+  mutable std::size_t lines_counted_from_ = 0;  // current_line()'s cache: line breaks
+  mutable std::size_t lines_counted_to_ = 0;    // in [from, to) of src_
+  mutable unsigned long lines_counted_ = 0;
 };
 
 }  // namespace

@@ -1,0 +1,34 @@
+// Kernels launched through expressions rather than names: a function
+// pointer, an array of them, a member of a struct, a parenthesized pointer.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+__global__ void add_one(int* p) { atomicAdd(p, 1); }
+__global__ void add_ten(int* p) { atomicAdd(p, 10); }
+
+struct kernel_table {
+  void (*first)(int*);
+  void (*all[2])(int*);
+};
+
+int main() {
+  int* count;
+  cudaMallocManaged(&count, sizeof(int));
+  *count = 0;
+  void (*pointer)(int*) = add_one;
+  kernel_table table{add_ten, {add_one, add_ten}};
+  kernel_table* through = &table;
+
+  pointer<<<1, 1>>>(count);
+  // CHECK: launch_named("pointer", pointer, 1, 1)(count);
+  (*pointer)<<<1, 2>>>(count);
+  // CHECK: launch_named("(*pointer)", (*pointer), 1, 2)(count);
+  table.first<<<1, 1>>>(count);
+  // CHECK: launch_named("table.first", table.first, 1, 1)(count);
+  through->all[1]<<<1, 2>>>(count);
+  // CHECK: launch_named("through->all[1]", through->all[1], 1, 2)(count);
+  cudaDeviceSynchronize();
+  std::printf("count %d\n", *count);
+  // OUTPUT: count 33
+  return 0;
+}
