@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include <cusim/detail/half_bits.hpp>
+#include <cusim/detail/warp_functions.hpp>
 #include "vector_types.h"
 
 struct __half_raw {
@@ -183,6 +184,10 @@ inline __half2 operator/(__half2 a, __half2 b) { return __h2div(a, b); }
 inline __half2& operator+=(__half2& a, __half2 b) { return a = __hadd2(a, b); }
 inline __half2& operator*=(__half2& a, __half2 b) { return a = __hmul2(a, b); }
 #endif
+
+// Warp shuffles of halves, as cuda_fp16.h declares them.
+CUSIM_DEFINE_SHUFFLES(__half)
+CUSIM_DEFINE_SHUFFLES(__half2)
 
 #define CUDART_INF_FP16 __ushort_as_half((unsigned short)0x7c00U)
 #define CUDART_NAN_FP16 __ushort_as_half((unsigned short)0x7fffU)

@@ -13,6 +13,7 @@
 #include <cusim/detail/builtins.hpp>
 #include <cusim/detail/device_functions.hpp>
 #include <cusim/detail/device_math.hpp>
+#include <cusim/detail/warp_functions.hpp>
 #include <cusim/launch.hpp>
 
 // Execution-space and memory-space qualifiers. Kernels and device functions

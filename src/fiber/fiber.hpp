@@ -5,6 +5,7 @@
 #pragma once
 #include <cusim/detail/builtins.hpp>
 #include <cusim/detail/device_api.hpp>
+#include <cusim/detail/warp_api.hpp>
 
 #include "fiber/context.hpp"
 #include "fiber/stack.hpp"
@@ -25,6 +26,7 @@ class fiber {
   thread_context thread{};          // the CUDA thread this fiber runs now
   fiber* next = nullptr;            // intrusive link (ready queue, wait list, idle list)
   barrier_outcome barrier_result{};  // handed over by whoever released the barrier it waited at
+  warp_result warp_outcome{};        // handed over by whoever completed the warp collective it waited at
 
  private:
   static void entry(void* self);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 
+#include <fmt/format.h>
+
 namespace cusim::detail {
 
 namespace {
@@ -46,6 +48,12 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   barrier_arrived_ = 0;
   barrier_true_ = 0;
   barrier_waiters_ = fiber_queue{};
+  const unsigned int warp_count = (thread_count_ + lanes_per_warp - 1) / lanes_per_warp;
+  warps_.resize(warp_count);
+  for (unsigned int w = 0; w < warp_count; ++w) {
+    const unsigned int lanes = std::min(lanes_per_warp, thread_count_ - w * lanes_per_warp);
+    warps_[w].reset(lanes == lanes_per_warp ? ~0u : (1u << lanes) - 1u);
+  }
   arena_used_ = align_up(grid.shape().dynamic_shared_bytes, shared_alignment);
   static_bytes_ = 0;
   slots_.clear();
@@ -76,8 +84,9 @@ bool block_state::take_thread(thread_context& thread) {
   return true;
 }
 
-bool block_state::thread_exited() {
+bool block_state::thread_exited(unsigned int linear_tid, fiber_queue& woken) {
   ++exited_;
+  warp_of(linear_tid).lane_exited(linear_tid % lanes_per_warp, woken);
   return exited_ == thread_count_;
 }
 
@@ -89,6 +98,8 @@ bool block_state::barrier_arrive(fiber& self, int predicate, fiber_queue& woken,
     return true;
   }
   barrier_waiters_.push_back(&self);
+  const unsigned int tid = self.thread.linear_tid;
+  warp_of(tid).lane_waits_at_barrier(tid % lanes_per_warp, woken);
   return false;
 }
 
@@ -96,6 +107,7 @@ void block_state::release_barrier(fiber_queue& woken, barrier_outcome& outcome) 
   outcome = barrier_outcome{barrier_true_, barrier_arrived_};
   barrier_arrived_ = 0;
   barrier_true_ = 0;
+  for (warp_state& w : warps_) w.barrier_released();
   fiber_queue waiters;
   waiters.append(barrier_waiters_);
   while (fiber* f = waiters.pop_front()) {
@@ -109,6 +121,18 @@ bool block_state::release_if_exits_completed(fiber_queue& woken) {
   barrier_outcome outcome{};
   release_barrier(woken, outcome);
   return true;
+}
+
+std::string block_state::describe_waits() const {
+  std::string text;
+  for (std::size_t w = 0; w < warps_.size(); ++w) {
+    const std::string waits = warps_[w].describe_waits();
+    if (!waits.empty()) text += fmt::format("\n  warp {}: {}", w, waits.substr(2));
+  }
+  if (barrier_arrived_ != 0) {
+    text += fmt::format("\n  {} of its {} live threads wait at __syncthreads", barrier_arrived_, thread_count_ - exited_);
+  }
+  return text;
 }
 
 void* block_state::shared_slot(shared_site& site) {

@@ -9,6 +9,7 @@
 
 #include "fiber/fiber.hpp"
 #include "sched/grid.hpp"
+#include "sched/warp.hpp"
 
 namespace cusim::detail {
 
@@ -27,8 +28,10 @@ class block_state {
   // Gives the next unstarted thread to `thread`; false when all have started.
   bool take_thread(thread_context& thread);
   bool has_unstarted_threads() const { return next_thread_ < thread_count_; }
-  // Records a thread's exit. Returns true when it was the block's last thread.
-  bool thread_exited();
+  // Records the exit of thread `linear_tid`; collectives of its warp that
+  // waited only for it complete into `woken`. Returns true when it was the
+  // block's last thread.
+  bool thread_exited(unsigned int linear_tid, fiber_queue& woken);
   // After exits, the threads still live may all be waiting at the barrier:
   // exited threads do not hold it (sm_70+). Releases it if so.
   bool release_if_exits_completed(fiber_queue& woken);
@@ -37,6 +40,11 @@ class block_state {
   // barrier, the waiters are moved to `woken` and the outcome is returned;
   // otherwise the caller must park `self`, which is queued as a waiter.
   bool barrier_arrive(fiber& self, int predicate, fiber_queue& woken, barrier_outcome& outcome);
+
+  // The warp of thread `linear_tid`.
+  warp_state& warp_of(unsigned int linear_tid) { return warps_[linear_tid / lanes_per_warp]; }
+  // What the block's threads wait for, for a report of a block that cannot go on.
+  std::string describe_waits() const;
 
   // The block's storage for a static __shared__ site; nullptr when it does
   // not fit in what the launch allows (static + dynamic <= grid.shared_limit()).
@@ -57,6 +65,8 @@ class block_state {
   unsigned int thread_count_ = 0;
   unsigned int next_thread_ = 0;
   unsigned int exited_ = 0;
+
+  std::vector<warp_state> warps_;
 
   unsigned int barrier_arrived_ = 0;
   unsigned int barrier_true_ = 0;

@@ -29,6 +29,10 @@ worker& device_worker(const char* what) {
 
 barrier_outcome block_barrier(int predicate) { return device_worker("__syncthreads").barrier(predicate); }
 
+warp_result warp_collective(const warp_call& call) {
+  return device_worker(warp_op_name(call.op)).warp_collective(call);
+}
+
 void* shared_slot(shared_site& site) {
   worker& w = device_worker("a __shared__ variable");
   block_state& block = *current_thread->block;

@@ -30,4 +30,9 @@ std::string grid_job::kernel_name() const {
   return fmt::format("kernel@{}", invocation_.function);
 }
 
+bool grid_job::first_report_at(const char* file, unsigned int line) {
+  std::lock_guard lock(reported_mutex_);
+  return reported_sites_.emplace(file, line).second;
+}
+
 }  // namespace cusim::detail

@@ -3,7 +3,10 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <set>
 #include <string>
+#include <utility>
 
 #include <cusim/detail/kernel_call.hpp>
 
@@ -41,6 +44,10 @@ class grid_job {
   // The kernel's name for reports.
   std::string kernel_name() const;
 
+  // True the first time it is asked about a call site: reports about the
+  // grid's code that every warp or block would repeat are made once.
+  bool first_report_at(const char* file, unsigned int line);
+
  private:
   launch_shape shape_;
   kernel_invocation invocation_;
@@ -51,6 +58,8 @@ class grid_job {
   std::atomic<std::uint64_t> next_block_{0};
   std::atomic<bool> aborted_{false};
   std::atomic<cudaError_t> error_{cudaSuccess};
+  std::mutex reported_mutex_;
+  std::set<std::pair<const char*, unsigned int>> reported_sites_;
 };
 
 }  // namespace cusim::detail

@@ -5,6 +5,8 @@
 #include <exception>
 #include <string>
 
+#include <cusim/profile.hpp>
+
 #include "api/kernels.hpp"
 #include "support/diagnostics.hpp"
 
@@ -96,8 +98,8 @@ void worker::reclaim_aborted_blocks() {
 void worker::report_hang() {
   for (block_state* block : resident_) {
     const uint3 b = block->block_idx();
-    report("kernel {}: block ({},{},{}) can make no progress: every thread left is waiting and nothing can wake it",
-           grid_->kernel_name(), b.x, b.y, b.z);
+    report("kernel {}: block ({},{},{}) can make no progress: every thread left is waiting and nothing can wake it{}",
+           grid_->kernel_name(), b.x, b.y, b.z, block->describe_waits());
   }
 }
 
@@ -155,13 +157,16 @@ void worker::fiber_loop(fiber& self) {
         block->grid().abort(cudaErrorLaunchFailure);
         abandon_thread();
       }
-      if (block->thread_exited()) {
+      const unsigned int tid = self.thread.linear_tid;
+      fiber_queue woken;
+      if (block->thread_exited(tid, woken)) {
         finish_block(*block);
         block_done = true;
         break;
       }
-      fiber_queue woken;
-      if (block->release_if_exits_completed(woken)) ready_.append(woken);
+      block->release_if_exits_completed(woken);
+      report_unread_lanes(*block, tid);
+      ready_.append(woken);
     }
     if (!block_done) {
       auto& mine = block->fibers;
@@ -186,13 +191,77 @@ barrier_outcome worker::barrier(int predicate) {
     ready_.append(woken);
     self.barrier_result = outcome;
     ready_.push_back(&self);
-  } else if (block.has_unstarted_threads()) {
-    // This fiber now waits with its thread; another carries on with the
-    // threads not yet started (the loop-fiber scheme).
-    start_fiber_for(block, /*run_next=*/true);
+  } else {
+    ready_.append(woken);  // lanes of its warp whose __activemask waited for it to park
+    if (block.has_unstarted_threads()) {
+      // This fiber now waits with its thread; another carries on with the
+      // threads not yet started (the loop-fiber scheme).
+      start_fiber_for(block, /*run_next=*/true);
+    }
   }
   switch_away(self);
   return self.barrier_result;
+}
+
+warp_result worker::warp_collective(const warp_call& call) {
+  fiber& self = *running_;
+  block_state& block = *self.thread.block;
+  if (block.grid().aborted()) abandon_thread();
+  const unsigned int tid = self.thread.linear_tid;
+  const unsigned int lane = tid % lanes_per_warp;
+  const bool shuffle = call.op >= warp_op::shfl_idx && call.op <= warp_op::shfl_xor;
+  const bool reduction = call.op >= warp_op::reduce_add && call.op <= warp_op::reduce_xor;
+  if (call.op != warp_op::active_mask && (call.mask & (1u << lane)) == 0) {
+    fail_warp_call(call, fmt::format("its mask {:#010x} does not name the calling lane {}; every lane that calls a "
+                                     "*_sync intrinsic must be in its mask",
+                                     call.mask, lane));
+  }
+  if (shuffle && (call.width == 0 || call.width > lanes_per_warp || (call.width & (call.width - 1)) != 0)) {
+    fail_warp_call(call, fmt::format("its width {} is not a power of two from 1 to 32", call.width));
+  }
+  if (reduction && active_profile().major < 8) {
+    fail_warp_call(call, fmt::format("{} needs compute capability 8.0 or later, and the device modelled ({}) is {}.{}",
+                                     warp_op_name(call.op), active_profile().name, active_profile().major,
+                                     active_profile().minor));
+  }
+  fiber_queue woken;
+  std::string expected;
+  const auto arrival = block.warp_of(tid).arrive(self, lane, call, woken, expected);
+  if (arrival == warp_state::arrival::mismatch) {
+    fail_warp_call(call, fmt::format("the lane was expected at {}: every lane named in a mask must call the same "
+                                     "intrinsic with the same mask",
+                                     expected));
+  }
+  report_unread_lanes(block, tid);
+  ready_.append(woken);
+  if (arrival == warp_state::arrival::waiting && block.has_unstarted_threads()) start_fiber_for(block, true);
+  switch_away(self);
+  return self.warp_outcome;
+}
+
+void worker::fail_warp_call(const warp_call& call, const std::string& problem) {
+  const thread_context& t = running_->thread;
+  report("kernel {}: block ({},{},{}), thread ({},{},{}) (warp {}, lane {}): {} at {}:{}: {}. The grid stops "
+         "(cudaErrorLaunchFailure).",
+         t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x, t.thread_idx.y,
+         t.thread_idx.z, t.linear_tid / lanes_per_warp, t.linear_tid % lanes_per_warp, warp_op_name(call.op),
+         call.file, call.line, problem);
+  t.block->grid().abort(cudaErrorLaunchFailure);
+  abandon_thread();
+}
+
+void worker::report_unread_lanes(block_state& block, unsigned int linear_tid) {
+  const char* file = nullptr;
+  unsigned int line = 0;
+  warp_op op{};
+  const unsigned int lanes = block.warp_of(linear_tid).take_unread(file, line, op);
+  if (lanes == 0 || !block.grid().first_report_at(file, line)) return;
+  const uint3 b = block.block_idx();
+  report("kernel {}: block ({},{},{}), warp {}: {} at {}:{} read lanes {}, which did not take part (exited, not in "
+         "the mask, or past the end of a partial warp). CUDA leaves what they read undefined; cusim gave each "
+         "reading lane its own value. (Reported once per call site and launch.)",
+         block.grid().kernel_name(), b.x, b.y, b.z, linear_tid / lanes_per_warp, warp_op_name(op), file, line,
+         describe_lanes(lanes));
 }
 
 void worker::abandon_thread() {

@@ -35,6 +35,7 @@ class worker {
 
   // Called by device code on a fiber of this worker.
   barrier_outcome barrier(int predicate);
+  warp_result warp_collective(const warp_call& call);
   [[noreturn]] void abandon_thread();  // the running CUDA thread stops for good (assert, trap)
 
   // Called by the fiber loop.
@@ -46,6 +47,10 @@ class worker {
   void finish_block(block_state& block);
   void reclaim_aborted_blocks();
   void report_hang();
+  // A misuse of a warp collective: reported, and the grid stops.
+  [[noreturn]] void fail_warp_call(const warp_call& call, const std::string& problem);
+  // Shuffles of `block` that read lanes that took no part: reported once per call site.
+  void report_unread_lanes(block_state& block, unsigned int linear_tid);
   // Runs one CUDA thread; false if a C++ exception escaped it (reported).
   bool run_one_thread(void (*run_thread)(const void*), const void* call);
   void report_escaped_exception(const char* what);

@@ -1,0 +1,87 @@
+// The warps of one block: 32 lanes each, formed from the linear thread id, the
+// last one partial when the block size is not a multiple of 32 (the lanes past
+// the end do not exist). A warp tracks the collectives its lanes wait at, and
+// which of its lanes have exited or wait at the block's barrier, to decide
+// when a collective completes and which lanes reach an __activemask together.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <cusim/detail/warp_api.hpp>
+
+namespace cusim::detail {
+
+class fiber;
+class fiber_queue;
+
+constexpr unsigned int lanes_per_warp = 32;
+
+// One pending collective: the lanes that have arrived and their operands.
+struct warp_group {
+  warp_op op{};
+  unsigned int mask = 0;
+  unsigned int arrived = 0;
+  const char* file = nullptr;  // where its first lane called it
+  unsigned int line = 0;
+  std::array<std::uint64_t, lanes_per_warp> values{};
+  std::array<unsigned int, lanes_per_warp> operands{};
+  std::array<unsigned int, lanes_per_warp> widths{};
+  std::array<fiber*, lanes_per_warp> fibers{};
+};
+
+// Each arrived lane's result, by CUDA's rules (PTX shfl.sync, vote.sync,
+// match.sync, redux.sync). A shuffle that reads a lane that did not take part
+// gets its own value, and `unread` collects the lanes read that way (CUDA
+// leaves the value undefined; the caller reports it).
+void compute_warp_results(const warp_group& group, std::array<warp_result, lanes_per_warp>& results,
+                          unsigned int& unread);
+
+// "0-15,17,20-21"
+std::string describe_lanes(unsigned int lanes);
+
+class warp_state {
+ public:
+  // `present`: the lanes that exist (all 32 but in a partial last warp).
+  void reset(unsigned int present);
+
+  unsigned int present() const { return present_; }
+
+  enum class arrival { waiting, completed, mismatch };
+  // Lane `lane`, running on `self`, calls `call` (already validated: its mask
+  // names the lane). Completed groups' fibers (self too, if its own group
+  // completed) go to `woken` in lane order, results stored in each fiber.
+  // `mismatch`: the lane was expected at another collective; `expected`
+  // describes that one.
+  arrival arrive(fiber& self, unsigned int lane, const warp_call& call, fiber_queue& woken, std::string& expected);
+
+  // A lane exited (exited lanes do not hold a collective), or parked at the
+  // block's barrier; either may complete what waited for it.
+  void lane_exited(unsigned int lane, fiber_queue& woken);
+  void lane_waits_at_barrier(unsigned int lane, fiber_queue& woken);
+  void barrier_released() { at_barrier_ = 0; }
+
+  // Lanes that read from lanes that did not take part, since the last call.
+  unsigned int take_unread(const char*& file, unsigned int& line, warp_op& op);
+
+  // The pending collectives, for a report of a block that cannot go on.
+  std::string describe_waits() const;
+
+ private:
+  bool ready(const warp_group& group) const;
+  bool quiescent() const;
+  void complete(std::size_t index, fiber_queue& woken);
+  void complete_ready_groups(fiber_queue& woken);
+
+  unsigned int present_ = 0;
+  unsigned int exited_ = 0;
+  unsigned int at_barrier_ = 0;
+  std::vector<warp_group> groups_;  // pending, oldest first
+  unsigned int unread_ = 0;
+  const char* unread_file_ = nullptr;
+  unsigned int unread_line_ = 0;
+  warp_op unread_op_{};
+};
+
+}  // namespace cusim::detail
