@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <fmt/format.h>
 
 #include "fiber/fiber.hpp"
@@ -164,10 +165,7 @@ void warp_state::reset(unsigned int present) {
 // has arrived. __activemask groups complete only when the whole warp is
 // quiescent (every live lane waits somewhere): the lanes that reached the
 // call by then are the ones converged there.
-bool warp_state::ready(const warp_group& g) const {
-  if (g.op == warp_op::active_mask) return quiescent();
-  return (g.mask & present_ & ~exited_ & ~g.arrived) == 0;
-}
+bool warp_state::ready(const warp_group& g) const { return (g.mask & present_ & ~exited_ & ~g.arrived) == 0; }
 
 bool warp_state::quiescent() const {
   unsigned int waiting = at_barrier_;
@@ -196,9 +194,24 @@ void warp_state::complete(std::size_t index, fiber_queue& woken) {
 
 void warp_state::complete_ready_groups(fiber_queue& woken) {
   for (std::size_t i = 0; i < groups_.size();) {
-    if (ready(groups_[i])) complete(i, woken);
+    if (groups_[i].op != warp_op::active_mask && ready(groups_[i])) complete(i, woken);
     else ++i;
   }
+  if (!quiescent()) return;
+  // A quiescent warp releases one __activemask group at a time, the one
+  // earliest in program order as far as the source tells (the lower line of
+  // one file, else the older group). Lanes that skipped a branch and wait at
+  // a later __activemask are so joined there by the lanes that took it, as on
+  // a GPU, where divergent lanes reconverge before going on.
+  std::size_t first = groups_.size();
+  for (std::size_t i = 0; i < groups_.size(); ++i) {
+    if (groups_[i].op != warp_op::active_mask) continue;
+    if (first == groups_.size() ||
+        (std::strcmp(groups_[i].file, groups_[first].file) == 0 && groups_[i].line < groups_[first].line)) {
+      first = i;
+    }
+  }
+  if (first != groups_.size()) complete(first, woken);
 }
 
 warp_state::arrival warp_state::arrive(fiber& self, unsigned int lane, const warp_call& call, fiber_queue& woken,
