@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <string_view>
 #include <vector>
@@ -65,13 +66,15 @@ class rewriter {
         copy_until_newline();
       } else if (c == '"' || c == '\'') {
         copy_literal();
-      } else if (c == 'R' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '"' && !prev_is_ident()) {
-        copy_raw_string();
       } else if (src_.compare(pos_, 3, "<<<") == 0) {
         rewrite_launch();
       } else if (is_ident_char(c) && !prev_is_ident()) {
         const std::string_view word = ident_at(pos_);
-        if (word == "__shared__") {
+        if (std::isdigit(static_cast<unsigned char>(c))) {
+          copy_number();
+        } else if (is_raw_string_prefix(word) && pos_ + word.size() < src_.size() && src_[pos_ + word.size()] == '"') {
+          copy_raw_string(pos_ + word.size() - 1);
+        } else if (word == "__shared__") {
           rewrite_shared();
         } else if (word == "__constant__") {
           rewrite_constant();
@@ -160,9 +163,36 @@ class rewriter {
     out_.append(src_, pos_, end - pos_);
     pos_ = end;
   }
-  void copy_raw_string() {
-    const std::size_t open = src_.find('(', pos_);
-    const std::string delim = ")" + src_.substr(pos_ + 2, open - pos_ - 2) + "\"";
+  // R"x(...)x", with an encoding prefix or not (u8R, uR, UR, LR).
+  static bool is_raw_string_prefix(std::string_view word) {
+    return word == "R" || word == "u8R" || word == "uR" || word == "UR" || word == "LR";
+  }
+  // A pp-number: digits, letters, '.', digit separators (1'000'000) and the
+  // sign of an exponent (1e-5, 0x1p+3). Its ' must not open a character literal.
+  void copy_number() {
+    std::size_t end = pos_;
+    while (end < src_.size()) {
+      const char c = src_[end];
+      const bool separator = c == '\'' && end + 1 < src_.size() && std::isalnum(static_cast<unsigned char>(src_[end + 1]));
+      const bool exponent_sign = (c == '+' || c == '-') && std::strchr("eEpP", src_[end - 1]) != nullptr;
+      if (!is_ident_char(c) && c != '.' && !separator && !exponent_sign) break;
+      ++end;
+    }
+    out_.append(src_, pos_, end - pos_);
+    pos_ = end;
+    last_word_ = {};
+  }
+  // The raw string whose R is at `r_at` (its prefix starts at pos_).
+  void copy_raw_string(std::size_t r_at) {
+    // The delimiter is at most 16 characters, none of them a space, paren or
+    // backslash (the preprocessor rejects others). Checked, so that the
+    // search for its end stays linear and text without one is not taken
+    // for a raw string's delimiter.
+    const std::size_t open = src_.find_first_of("() \\\t\v\f\n", r_at + 2);
+    if (open == std::string::npos || src_[open] != '(' || open - r_at - 2 > 16) {
+      throw rewrite_error("a raw string literal R\"... without a valid delimiter and '('");
+    }
+    const std::string delim = ")" + src_.substr(r_at + 2, open - r_at - 2) + "\"";
     const std::size_t close = src_.find(delim, open);
     const std::size_t end = close == std::string::npos ? src_.size() : close + delim.size();
     out_.append(src_, pos_, end - pos_);
@@ -223,7 +253,10 @@ class rewriter {
   // Where the bracket group that ends just before `end` in out_ opens.
   std::size_t opening_of(std::size_t end, char open, char close) const {
     int depth = 0;
-    for (std::size_t i = end; i > 0; --i) {
+    // Not back into the previous launch's replacement, which a callee may
+    // not hold (rewrite_launch): each launch then scans only the text since
+    // the previous one, not all of out_ (quadratic in a run of launches).
+    for (std::size_t i = end; i > launch_end_; --i) {
       const char c = out_[i - 1];
       if (c == close) ++depth;
       if (c == open && --depth == 0) return i - 1;
@@ -231,11 +264,16 @@ class rewriter {
     // Without its opening, the "callee" would be everything before, earlier
     // launches' replacements included, which the replacement repeats (as the
     // name): the output would double with each such launch.
-    throw rewrite_error(std::string("a kernel launch whose callee has a '") + close + "' without its '" + open + "'");
+    throw rewrite_error(std::string("a kernel launch whose callee has a '") + close + "' without its '" + open + "'" +
+                        (launch_end_ > 0 ? " after the previous launch" : ""));
   }
 
   void rewrite_launch() {
     const std::size_t start = callee_start();
+    // The replacement repeats the callee (its name, the deduced form): a
+    // callee holding an earlier launch's replacement, as in
+    // `(k<<<1, 1>>>(x))<<<1, 1>>>(y)`, doubled the output at each level.
+    if (start < launch_end_) throw rewrite_error("a kernel launch whose kernel expression holds another launch");
     std::string callee = out_.substr(start);
     out_.resize(start);
     // Line breaks inside or after the callee go after the replacement.
@@ -267,6 +305,7 @@ class rewriter {
     } else {
       out_ += "::cusim::detail::launch_named(\"" + name + "\", " + callee + ", " + config + ")";
     }
+    launch_end_ = out_.size();
     out_.append(callee_newlines, '\n');
     note_markers(pos_, i);
     pos_ = i + 3;
@@ -275,6 +314,7 @@ class rewriter {
   // `__global__` reaches the rewriter as this marker (cuda_runtime.h): the
   // rewriter learns the kernels' names and which are templates, and drops it.
   static constexpr std::string_view kernel_marker = "__cusim_global__";
+  static constexpr std::size_t declaration_reach = 4096;
 
   void note_kernel_declaration() {
     const bool is_template = template_pending_;
@@ -282,7 +322,10 @@ class rewriter {
     pos_ += kernel_marker.size();
     // The name is the identifier before the first '(' that does not open an attribute.
     for (std::size_t at = pos_; at < src_.size();) {
-      const std::size_t paren = src_.find_first_of("(;{", at);
+      // A declaration's name is near its __global__: look no further than
+      // that, so that text without one costs little (many markers would
+      // otherwise each search to the end of the file).
+      const std::size_t paren = std::string_view(src_).substr(0, at + declaration_reach).find_first_of("(;{", at);
       if (paren == std::string::npos || src_[paren] != '(') return;
       std::size_t end = paren;
       while (end > at && std::isspace(static_cast<unsigned char>(src_[end - 1]))) --end;
@@ -299,10 +342,10 @@ class rewriter {
       return;
     }
   }
-  // The ')' closing the '(' at `open`, or npos.
+  // The ')' closing the '(' at `open` (within declaration_reach), or npos.
   std::size_t matching_close(std::size_t open) const {
     int depth = 0;
-    for (std::size_t i = open; i < src_.size(); ++i) {
+    for (std::size_t i = open; i < src_.size() && i < open + declaration_reach; ++i) {
       if (src_[i] == '"' || src_[i] == '\'') {
         i = literal_end(src_, i) - 1;
         continue;
@@ -566,6 +609,7 @@ class rewriter {
   bool template_pending_ = false;                // `template` seen since the last ; { }
   std::map<std::string, bool, std::less<>> kernels_;  // kernel name -> declared as a template
   unsigned site_counter_ = 0;
+  std::size_t launch_end_ = 0;  // out_'s size at the end of the last launch's replacement
   std::string marker_file_ = "\"<source>\"";
   unsigned long marker_line_ = 1;
   std::size_t marker_end_ = 0;

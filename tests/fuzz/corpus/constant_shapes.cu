@@ -1,0 +1,10 @@
+__constant__ float weights[3] = {1.0f, 2.0f, 3.0f}, bias;
+__constant__ int table[2][2] = {{1, 2}, {3, 4}};
+static __constant__ char msg[] = "a;b,c";
+extern __constant__ float external[16];
+__constant__ const char* names[] = {"x", "y,z"};
+__constant__ float3 v = make_float3(1, 2, 3);
+__constant__ int pick = sizeof(int) > 2 ? 1 : 0, other = (1, 2);
+__constant__ std::array<int, 3> a = {1, 2, 3};
+volatile __constant__ int vol;
+__constant__ char c = ';';

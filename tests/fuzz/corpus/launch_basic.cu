@@ -1,0 +1,1 @@
+void f(float* x, float* y) { k<<<g, b>>>(x, y); }

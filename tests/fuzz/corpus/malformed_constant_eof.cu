@@ -1,0 +1,1 @@
+__constant__ float c[4] = {1, 2

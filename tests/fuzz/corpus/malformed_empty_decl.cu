@@ -1,0 +1,3 @@
+__shared__;
+__shared__ ;
+__constant__ = 1;

@@ -1,0 +1,1 @@
+extern __shared__

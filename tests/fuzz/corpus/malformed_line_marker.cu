@@ -1,0 +1,2 @@
+# 12 "unterminated.cu
+__shared__ int a;

@@ -1,0 +1,1 @@
+const char* r = R"abc(no end <<<1,1>>>

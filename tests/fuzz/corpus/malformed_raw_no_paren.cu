@@ -1,0 +1,1 @@
+const char* r = R"no paren at all

@@ -1,0 +1,1 @@
+void f() { __shared__ int x }

@@ -1,0 +1,1 @@
+void f() { k<<<a)>>>(x); __shared__ int s[)]; }

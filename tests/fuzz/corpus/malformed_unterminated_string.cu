@@ -1,0 +1,1 @@
+const char* s = "never closed <<< __shared__ int a;
