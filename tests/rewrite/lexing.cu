@@ -17,10 +17,13 @@ int main() {
   cudaMallocManaged(&n, sizeof(int));
   *n = 0;
   count<<<2, 3>>>(n);
+  count<<<1, \
+          0>>>(n);  // a line continuation inside the configuration (and 0 threads: a launch error)
   // CHECK: const long big = 1'000'000;
   // CHECK: uR"x(a "quoted" count<<<1, 1>>>(n) )x"
   // CHECK: LR"(also "raw" <<<)"
   // CHECK: launch_named("count", count, 2, 3)(n);
+  // CHECK: launch_named("count", count, 1, 0)(n);
   cudaDeviceSynchronize();
   std::printf("%d %ld %g %g %zu %zu %d\n", *n, big, tiny, hex, std::char_traits<char16_t>::length(raw),
               std::char_traits<wchar_t>::length(wide), int(letter));
