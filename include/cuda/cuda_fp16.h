@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include <cusim/detail/atomic_functions.hpp>
 #include <cusim/detail/half_bits.hpp>
 #include <cusim/detail/warp_functions.hpp>
 #include "vector_types.h"
@@ -184,6 +185,14 @@ inline __half2 operator/(__half2 a, __half2 b) { return __h2div(a, b); }
 inline __half2& operator+=(__half2& a, __half2 b) { return a = __hadd2(a, b); }
 inline __half2& operator*=(__half2& a, __half2 b) { return a = __hmul2(a, b); }
 #endif
+
+// Atomic adds of halves (sm_70+), each half rounded once as the GPU's are.
+inline __half atomicAdd(__half* address, __half value) {
+  return cusim::detail::atomic_update(address, [value](__half old) { return __hadd(old, value); });
+}
+inline __half2 atomicAdd(__half2* address, __half2 value) {
+  return cusim::detail::atomic_update(address, [value](__half2 old) { return __hadd2(old, value); });
+}
 
 // Warp shuffles of halves, as cuda_fp16.h declares them.
 CUSIM_DEFINE_SHUFFLES(__half)

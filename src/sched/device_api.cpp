@@ -1,6 +1,7 @@
 // What device code calls into: __syncthreads, __shared__ storage, device
 // assert. Each finds the running CUDA thread through current_thread.
 #include <cusim/detail/device_api.hpp>
+#include <cusim/detail/progress.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -28,6 +29,13 @@ worker& device_worker(const char* what) {
 }  // namespace
 
 barrier_outcome block_barrier(int predicate) { return device_worker("__syncthreads").barrier(predicate); }
+
+CUSIM_THREAD_LOCAL unsigned int atomics_since_spin_point = 0;
+
+void spin_point() {
+  // Atomics and fences may run outside kernels too (host code): nothing to do there.
+  if (worker* w = worker::current(); w != nullptr && current_thread != nullptr) w->spin_point();
+}
 
 warp_result warp_collective(const warp_call& call) {
   return device_worker(warp_op_name(call.op)).warp_collective(call);

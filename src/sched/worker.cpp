@@ -239,6 +239,18 @@ warp_result worker::warp_collective(const warp_call& call) {
   return self.warp_outcome;
 }
 
+void worker::spin_point() {
+  fiber& self = *running_;
+  block_state& block = *self.thread.block;
+  if (block.grid().aborted()) abandon_thread();
+  // The thread it waits for may not have started: a loop fiber runs threads
+  // one after another, so give the rest of the block a fiber of their own.
+  if (block.has_unstarted_threads()) start_fiber_for(block, /*run_next=*/true);
+  if (ready_.empty()) return;
+  ready_.push_back(&self);
+  switch_away(self);
+}
+
 void worker::fail_warp_call(const warp_call& call, const std::string& problem) {
   const thread_context& t = running_->thread;
   report("kernel {}: block ({},{},{}), thread ({},{},{}) (warp {}, lane {}): {} at {}:{}: {}. The grid stops "

@@ -36,6 +36,8 @@ class worker {
   // Called by device code on a fiber of this worker.
   barrier_outcome barrier(int predicate);
   warp_result warp_collective(const warp_call& call);
+  // The running thread steps aside for the others of its block (progress.hpp).
+  void spin_point();
   [[noreturn]] void abandon_thread();  // the running CUDA thread stops for good (assert, trap)
 
   // Called by the fiber loop.

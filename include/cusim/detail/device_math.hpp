@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include <cusim/detail/device_intrinsics.hpp>
+
 inline int min(int a, int b) { return a < b ? a : b; }
 inline unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
 inline long long min(long long a, long long b) { return a < b ? a : b; }
@@ -27,23 +29,75 @@ inline float __sinf(float x) { return std::sin(x); }
 inline float __cosf(float x) { return std::cos(x); }
 inline float __powf(float x, float y) { return std::pow(x, y); }
 inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
-inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
-inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
-inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }
-inline int __float2int_rz(float x) { return static_cast<int>(x); }
-inline float __int2float_rn(int x) { return static_cast<float>(x); }
-inline unsigned int __umulhi(unsigned int a, unsigned int b) {
-  return static_cast<unsigned int>((static_cast<unsigned long long>(a) * b) >> 32);
+inline float __exp10f(float x) { return std::pow(10.0f, x); }
+inline float __log2f(float x) { return std::log2(x); }
+inline float __log10f(float x) { return std::log10(x); }
+inline float __tanf(float x) { return std::tan(x); }
+inline void __sincosf(float x, float* s, float* c) {
+  *s = std::sin(x);
+  *c = std::cos(x);
 }
-inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }
-inline int __popc(unsigned int x) { return __builtin_popcount(x); }
-inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned int>(x)); }
-inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
-inline int __ffs(int x) { return __builtin_ffs(x); }
-inline int __ffsll(long long x) { return __builtin_ffsll(x); }
-inline unsigned int __brev(unsigned int x) {
-  unsigned int r = 0;
-  for (int i = 0; i < 32; ++i, x >>= 1) r = (r << 1) | (x & 1u);
-  return r;
+
+// Mixed-type min and max, as CUDA's math API declares them: the usual
+// arithmetic conversions pick the result type.
+inline unsigned int min(int a, unsigned int b) { return min(static_cast<unsigned int>(a), b); }
+inline unsigned int min(unsigned int a, int b) { return min(a, static_cast<unsigned int>(b)); }
+inline unsigned int max(int a, unsigned int b) { return max(static_cast<unsigned int>(a), b); }
+inline unsigned int max(unsigned int a, int b) { return max(a, static_cast<unsigned int>(b)); }
+inline unsigned long long min(long long a, unsigned long long b) { return min(static_cast<unsigned long long>(a), b); }
+inline unsigned long long min(unsigned long long a, long long b) { return min(a, static_cast<unsigned long long>(b)); }
+inline unsigned long long max(long long a, unsigned long long b) { return max(static_cast<unsigned long long>(a), b); }
+inline unsigned long long max(unsigned long long a, long long b) { return max(a, static_cast<unsigned long long>(b)); }
+inline double min(float a, double b) { return std::fmin(double(a), b); }
+inline double min(double a, float b) { return std::fmin(a, double(b)); }
+inline double max(float a, double b) { return std::fmax(double(a), b); }
+inline double max(double a, float b) { return std::fmax(a, double(b)); }
+inline unsigned int umin(unsigned int a, unsigned int b) { return min(a, b); }
+inline unsigned int umax(unsigned int a, unsigned int b) { return max(a, b); }
+inline long long llmin(long long a, long long b) { return min(a, b); }
+inline long long llmax(long long a, long long b) { return max(a, b); }
+inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return min(a, b); }
+inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return max(a, b); }
+
+// CUDA's math functions that C++'s library lacks.
+inline float rcbrtf(float x) { return 1.0f / std::cbrt(x); }
+inline double rcbrt(double x) { return 1.0 / std::cbrt(x); }
+inline float sinpif(float x) { return static_cast<float>(std::sin(3.14159265358979323846 * double(x))); }
+inline double sinpi(double x) { return std::sin(3.14159265358979323846 * x); }
+inline float cospif(float x) { return static_cast<float>(std::cos(3.14159265358979323846 * double(x))); }
+inline double cospi(double x) { return std::cos(3.14159265358979323846 * x); }
+inline void sincospif(float x, float* s, float* c) {
+  *s = sinpif(x);
+  *c = cospif(x);
 }
+inline void sincospi(double x, double* s, double* c) {
+  *s = sinpi(x);
+  *c = cospi(x);
+}
+inline float normcdff(float x) { return 0.5f * std::erfc(-x * 0.70710678118654752f); }
+inline double normcdf(double x) { return 0.5 * std::erfc(-x * 0.70710678118654752); }
+inline float rhypotf(float x, float y) { return 1.0f / std::hypot(x, y); }
+inline double rhypot(double x, double y) { return 1.0 / std::hypot(x, y); }
+inline float norm3df(float a, float b, float c) { return static_cast<float>(std::hypot(double(a), double(b), double(c))); }
+inline double norm3d(double a, double b, double c) { return std::hypot(a, b, c); }
+inline float rnorm3df(float a, float b, float c) { return 1.0f / norm3df(a, b, c); }
+inline double rnorm3d(double a, double b, double c) { return 1.0 / norm3d(a, b, c); }
+inline float fdividef(float x, float y) { return x / y; }
+// erfinv by Newton's method on erf, from a close first guess.
+inline double erfinv(double y) {
+  if (y <= -1.0) return y == -1.0 ? -HUGE_VAL : NAN;
+  if (y >= 1.0) return y == 1.0 ? HUGE_VAL : NAN;
+  const double w = -std::log((1.0 - y) * (1.0 + y));
+  double x = (w < 5.0 ? 0.886226925452758 * y : std::copysign(std::sqrt(w - std::log(w)), y));
+  for (int i = 0; i < 60; ++i) {
+    const double step = (std::erf(x) - y) / (1.1283791670955126 * std::exp(-x * x));
+    x -= step;
+    if (std::fabs(step) <= 1e-17 * std::fabs(x)) break;
+  }
+  return x;
+}
+inline float erfinvf(float y) { return static_cast<float>(erfinv(y)); }
+inline double erfcinv(double y) { return erfinv(1.0 - y); }
+inline float erfcinvf(float y) { return static_cast<float>(erfcinv(y)); }
+inline double normcdfinv(double p) { return -1.4142135623730951 * erfcinv(2.0 * p); }
+inline float normcdfinvf(float p) { return static_cast<float>(normcdfinv(p)); }
