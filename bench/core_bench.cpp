@@ -5,13 +5,11 @@
 #include <cuda_runtime.h>
 #include <cusim/runtime.hpp>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
-#include <vector>
+
+#include "bench_common.hpp"
 
 namespace {
 
@@ -50,37 +48,12 @@ void empty_kernel(int rounds, int* sink) {
   if (rounds == -1) *sink = rounds;
 }
 
-double best_seconds(int repeat, const std::function<void()>& body) {
-  double best = 1e30;
-  for (int r = 0; r < repeat; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    body();
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    best = std::min(best, took.count());
-  }
-  return best;
-}
-
-template <class T>
-T* device_array(std::size_t n) {
-  T* p = nullptr;
-  if (cudaMallocManaged(&p, n * sizeof(T)) != cudaSuccess) {
-    std::fprintf(stderr, "allocation failed\n");
-    std::exit(1);
-  }
-  return p;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  unsigned int workers = 1;
-  int repeat = 5;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--workers") == 0) workers = unsigned(std::atoi(argv[i + 1]));
-    if (std::strcmp(argv[i], "--repeat") == 0) repeat = std::atoi(argv[i + 1]);
-  }
-  cusim::set_worker_count(workers);
+  const bench_options options = read_bench_options(argc, argv);
+  const unsigned int workers = options.workers;
+  const int repeat = options.repeat;
   const int n = 1 << 24;
   float* a = device_array<float>(n);
   float* b = device_array<float>(n);
@@ -103,8 +76,7 @@ int main(int argc, char** argv) {
     cusim::launch(vector_add, (n + threads_per_block - 1) / threads_per_block, threads_per_block)(a, b, c, n);
     keep = c[n / 2];
   });
-  std::printf("%-44s %12.2f %12.2f %8.2f\n", "W1 vector add, 2^24 floats, 256 thr/block", add_native * 1e3,
-              add_cusim * 1e3, add_cusim / add_native);
+  print_ratio("W1 vector add, 2^24 floats, 256 thr/block", add_native, add_cusim);
 
   // W2: dot product of 2^24 elements, 256 blocks of 256 threads.
   const int blocks = 256;
@@ -118,8 +90,7 @@ int main(int argc, char** argv) {
     cusim::launch(dot, blocks, threads_per_block)(a, b, sums, n);
     keep = sums[0];
   });
-  std::printf("%-44s %12.2f %12.2f %8.2f\n", "W2 dot product, 2^24, 256x256 grid-stride", dot_native * 1e3,
-              dot_cusim * 1e3, dot_cusim / dot_native);
+  print_ratio("W2 dot product, 2^24, 256x256 grid-stride", dot_native, dot_cusim);
 
   // Barrier cost: a 256-thread block passing R barriers, minus the same
   // kernel without them, per thread per barrier.
