@@ -41,6 +41,7 @@ void block_state::arena_deleter::operator()(std::byte* arena) const {
 
 void block_state::start(grid_job& grid, std::uint64_t linear) {
   grid_ = &grid;
+  linear_ = linear;
   block_idx_ = grid.block_index(linear);
   thread_count_ = grid.threads_per_block();
   next_thread_ = 0;

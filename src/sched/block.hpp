@@ -23,6 +23,7 @@ class block_state {
 
   grid_job& grid() const { return *grid_; }
   uint3 block_idx() const { return block_idx_; }
+  std::uint64_t linear_index() const { return linear_; }
   unsigned int thread_count() const { return thread_count_; }
 
   // Gives the next unstarted thread to `thread`; false when all have started.
@@ -62,6 +63,7 @@ class block_state {
 
   grid_job* grid_ = nullptr;
   uint3 block_idx_{};
+  std::uint64_t linear_ = 0;
   unsigned int thread_count_ = 0;
   unsigned int next_thread_ = 0;
   unsigned int exited_ = 0;

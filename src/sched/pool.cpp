@@ -6,6 +6,7 @@ worker_pool::worker_pool(unsigned int workers) {
   if (workers == 0) workers = 1;
   for (unsigned int i = 0; i < workers; ++i) workers_.push_back(std::make_unique<worker>());
   for (unsigned int i = 1; i < workers; ++i) helpers_.emplace_back([this, i] { helper_main(i); });
+  watchdog_ = std::make_unique<stall_watchdog>(workers_);
 }
 
 worker_pool::~worker_pool() {
@@ -26,10 +27,12 @@ void worker_pool::run(grid_job& grid, const worker_settings& settings) {
     ++generation_;
   }
   if (!helpers_.empty()) work_ready_.notify_all();
+  watchdog_->watch(&grid);
   workers_[0]->run(grid, settings);
   std::unique_lock lock(mutex_);
   work_done_.wait(lock, [&] { return busy_ == 0; });
   grid_ = nullptr;
+  watchdog_->watch(nullptr);
 }
 
 void worker_pool::helper_main(unsigned int index) {

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "sched/watchdog.hpp"
 #include "sched/worker.hpp"
 
 namespace cusim::detail {
@@ -37,6 +38,7 @@ class worker_pool {
   unsigned long generation_ = 0;
   unsigned int busy_ = 0;
   bool stopping_ = false;
+  std::unique_ptr<stall_watchdog> watchdog_;  // after the workers: destroyed first
 };
 
 }  // namespace cusim::detail

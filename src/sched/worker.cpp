@@ -103,7 +103,21 @@ void worker::report_hang() {
   }
 }
 
+namespace {
+// One writer (the worker): a relaxed load and store, no locked instruction.
+void bump(std::atomic<std::uint64_t>& counter) { counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+}  // namespace
+
+void worker::note_running(const thread_context& t) {
+  bump(activity_.switches);
+  if (t.block != nullptr) {
+    activity_.block_linear.store(t.block->linear_index(), std::memory_order_relaxed);
+    activity_.thread_linear.store(t.linear_tid, std::memory_order_relaxed);
+  }
+}
+
 void worker::resume(fiber& f) {
+  note_running(f.thread);
   running_ = &f;
   current_thread = &f.thread;
   home_.switch_to(f.context);
@@ -115,6 +129,7 @@ void worker::switch_away(fiber& self) {
   fiber* next = ready_.pop_front();
   if (next == &self) return;
   if (next != nullptr) {
+    note_running(next->thread);
     running_ = next;
     current_thread = &next->thread;
     self.context.switch_to(next->context);
@@ -151,6 +166,7 @@ void worker::fiber_loop(fiber& self) {
     bool block_done = false;
     const void* call = kernel.call.get();
     while (!block->grid().aborted() && block->take_thread(self.thread)) {
+      activity_.thread_linear.store(self.thread.linear_tid, std::memory_order_relaxed);
       if (!run_one_thread(kernel.run_thread, call)) {
         // The exception is gone: leave the handler before leaving the fiber,
         // since the C++ runtime's record of caught exceptions is per OS thread.
@@ -158,6 +174,7 @@ void worker::fiber_loop(fiber& self) {
         abandon_thread();
       }
       const unsigned int tid = self.thread.linear_tid;
+      bump(activity_.exits);
       fiber_queue woken;
       if (block->thread_exited(tid, woken)) {
         finish_block(*block);

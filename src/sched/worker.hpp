@@ -4,7 +4,9 @@
 // Fibers of a block never leave their worker, so thread_local state read by
 // device code stays valid across switches.
 #pragma once
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -13,6 +15,16 @@
 #include "sched/grid.hpp"
 
 namespace cusim::detail {
+
+// What a worker is doing, for the watchdog on another OS thread: counters
+// the worker alone writes (so plain relaxed stores, no atomic read-modify-
+// write), and which CUDA thread it runs.
+struct worker_activity {
+  std::atomic<std::uint64_t> switches{0};      // fiber switches
+  std::atomic<std::uint64_t> exits{0};         // CUDA threads finished
+  std::atomic<std::uint64_t> block_linear{0};  // the running thread's block
+  std::atomic<unsigned int> thread_linear{0};  // and its linear thread id
+};
 
 struct worker_settings {
   std::size_t stack_bytes;        // per fiber
@@ -32,6 +44,8 @@ class worker {
 
   // The worker of the calling OS thread while it runs a grid.
   static worker* current();
+
+  const worker_activity& activity() const { return activity_; }
 
   // Called by device code on a fiber of this worker.
   barrier_outcome barrier(int predicate);
@@ -62,6 +76,9 @@ class worker {
   void switch_away(fiber& self);
   void resume(fiber& f);  // from the worker's own context
 
+  void note_running(const thread_context& t);
+
+  worker_activity activity_;
   execution_context home_;  // the OS thread's own context
   fiber* running_ = nullptr;
   fiber_queue ready_;

@@ -13,16 +13,28 @@ std::optional<std::string> env_string(const char* name) {
   return std::string(value);
 }
 
-std::int64_t env_positive(const char* name, std::int64_t fallback) {
+namespace {
+
+std::int64_t env_at_least(const char* name, std::int64_t fallback, std::int64_t least, const char* what) {
   auto text = env_string(name);
   if (!text) return fallback;
   std::int64_t value = 0;
   auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
-  if (ec != std::errc() || end != text->data() + text->size() || value <= 0) {
-    report("{}='{}' is not a positive integer; using {}", name, *text, fallback);
+  if (ec != std::errc() || end != text->data() + text->size() || value < least) {
+    report("{}='{}' is not a {} integer; using {}", name, *text, what, fallback);
     return fallback;
   }
   return value;
+}
+
+}  // namespace
+
+std::int64_t env_positive(const char* name, std::int64_t fallback) {
+  return env_at_least(name, fallback, 1, "positive");
+}
+
+std::int64_t env_nonnegative(const char* name, std::int64_t fallback) {
+  return env_at_least(name, fallback, 0, "non-negative");
 }
 
 }  // namespace cusim::detail

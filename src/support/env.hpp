@@ -12,5 +12,7 @@ std::optional<std::string> env_string(const char* name);
 // A positive integer setting. A value that is not one is reported, naming the
 // variable, and the default is used.
 std::int64_t env_positive(const char* name, std::int64_t fallback);
+// The same for a setting where 0 is allowed (often: "off").
+std::int64_t env_nonnegative(const char* name, std::int64_t fallback);
 
 }  // namespace cusim::detail

@@ -1,0 +1,94 @@
+#include "sched/watchdog.hpp"
+
+#include "support/diagnostics.hpp"
+#include "support/env.hpp"
+
+namespace cusim::detail {
+
+namespace {
+
+std::chrono::seconds configured_limit() {
+  static const std::int64_t seconds = env_nonnegative("CUSIM_STALL_SECONDS", 60);
+  return std::chrono::seconds(seconds);
+}
+
+uint3 thread_index(const grid_job& grid, unsigned int linear) {
+  const dim3 b = grid.shape().block;
+  return uint3{linear % b.x, linear / b.x % b.y, linear / (b.x * b.y)};
+}
+
+}  // namespace
+
+stall_watchdog::stall_watchdog(const std::vector<std::unique_ptr<worker>>& workers)
+    : workers_(workers), limit_(configured_limit()) {
+  if (limit_.count() > 0) thread_ = std::thread([this] { main_loop(); });
+}
+
+stall_watchdog::~stall_watchdog() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void stall_watchdog::watch(const grid_job* grid) {
+  if (!thread_.joinable()) return;
+  std::lock_guard lock(mutex_);
+  grid_ = grid;
+  const auto now = std::chrono::steady_clock::now();
+  samples_.assign(workers_.size(), sample{0, 0, now, now, 0, false, false});
+  for (std::size_t i = 0; i < workers_.size(); ++i) {
+    samples_[i].switches = workers_[i]->activity().switches.load(std::memory_order_relaxed);
+    samples_[i].exits = workers_[i]->activity().exits.load(std::memory_order_relaxed);
+  }
+}
+
+void stall_watchdog::main_loop() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    wake_.wait_for(lock, std::chrono::seconds(1));
+    if (stopping_ || grid_ == nullptr) continue;
+    const auto now = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < samples_.size(); ++i) check(*grid_, i, samples_[i], now);
+  }
+}
+
+void stall_watchdog::check(const grid_job& grid, std::size_t index, sample& s,
+                           std::chrono::steady_clock::time_point now) {
+  const worker_activity& a = workers_[index]->activity();
+  const std::uint64_t switches = a.switches.load(std::memory_order_relaxed);
+  const std::uint64_t exits = a.exits.load(std::memory_order_relaxed);
+  if (switches != s.switches) {
+    s.switches = switches;
+    s.last_switch = now;
+    ++s.switching_checks;
+  } else {
+    s.switching_checks = 0;
+  }
+  if (exits != s.exits) {
+    s.exits = exits;
+    s.last_exit = now;
+  }
+  const auto seconds = [&](auto since) { return std::chrono::duration_cast<std::chrono::seconds>(now - since).count(); };
+  const uint3 b = grid.block_index(a.block_linear.load(std::memory_order_relaxed));
+  const uint3 t = thread_index(grid, a.thread_linear.load(std::memory_order_relaxed));
+  if (now - s.last_switch >= limit_ && !s.reported_running) {
+    s.reported_running = true;
+    report("kernel {}: block ({},{},{}), thread ({},{},{}) has run for {} s without reaching a point where another "
+           "thread can run (a barrier, a warp collective, an atomic, a fence, __nanosleep). If it waits for another "
+           "thread through a plain or volatile variable, that thread cannot run before it yields: put __nanosleep() "
+           "or an atomic read in the loop. (A long computation in one thread looks the same; CUSIM_STALL_SECONDS "
+           "sets this report's delay, 0 turns it off.)",
+           grid.kernel_name(), b.x, b.y, b.z, t.x, t.y, t.z, seconds(s.last_switch));
+  } else if (now - s.last_exit >= limit_ && s.switching_checks >= 2 && !s.reported_spinning) {
+    s.reported_spinning = true;
+    report("kernel {}: no thread of the blocks on worker {} has finished for {} s, though they keep switching (at "
+           "barriers, atomics or sleeps; now block ({},{},{}), thread ({},{},{})): they may wait for something that "
+           "nothing will do. (CUSIM_STALL_SECONDS sets this report's delay, 0 turns it off.)",
+           grid.kernel_name(), index, seconds(s.last_exit), b.x, b.y, b.z, t.x, t.y, t.z);
+  }
+}
+
+}  // namespace cusim::detail
