@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds each given .cu file with nvcc on a GPU machine and runs it (20 s at
+# most), printing what it prints: the GPU's answers to compare with cusim's.
+#   OUT=dir reference/gpu_run.sh file.cu[:arg] ...   (output also in $OUT/gpu-run.txt)
+# A file may carry one argument after a colon (warp_errors.cu:mask).
+set -u
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/gpu-check}
+mkdir -p "$out"
+log=$out/gpu-run.txt
+work=$(mktemp -d)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$log" 2>&1
+for spec in "$@"; do
+  file=${spec%%:*}
+  arg=${spec#"$file"}
+  arg=${arg#:}
+  name=$(basename "$file" .cu)
+  echo "== $name${arg:+ $arg}" >> "$log"
+  if [ ! -x "$work/$name" ] && ! nvcc -arch=sm_90 -o "$work/$name" "$file" > "$work/$name.build" 2>&1; then
+    echo "build failed:" >> "$log"
+    cat "$work/$name.build" >> "$log"
+    continue
+  fi
+  timeout 20 "$work/$name" $arg >> "$log" 2>&1
+  echo "exit $?" >> "$log"
+done
+cat "$log"
