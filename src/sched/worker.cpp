@@ -224,36 +224,53 @@ warp_result worker::warp_collective(const warp_call& call) {
   fiber& self = *running_;
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
-  const unsigned int tid = self.thread.linear_tid;
-  const unsigned int lane = tid % lanes_per_warp;
+  // The checks and the arrival keep their strings in functions of their
+  // own: abandon_thread() drops this frame without unwinding it.
+  if (!warp_call_is_valid(call)) abandon_thread();
+  fiber_queue woken;
+  const auto arrival = arrive_at_warp_collective(call, woken);
+  if (arrival == warp_state::arrival::mismatch) abandon_thread();
+  report_unread_lanes(block, self.thread.linear_tid);
+  ready_.append(woken);
+  if (arrival == warp_state::arrival::waiting && block.has_unstarted_threads()) start_fiber_for(block, true);
+  switch_away(self);
+  return self.warp_outcome;
+}
+
+bool worker::warp_call_is_valid(const warp_call& call) {
+  const unsigned int lane = running_->thread.linear_tid % lanes_per_warp;
   const bool shuffle = call.op >= warp_op::shfl_idx && call.op <= warp_op::shfl_xor;
   const bool reduction = call.op >= warp_op::reduce_add && call.op <= warp_op::reduce_xor;
   if (call.op != warp_op::active_mask && (call.mask & (1u << lane)) == 0) {
     fail_warp_call(call, fmt::format("its mask {:#010x} does not name the calling lane {}; every lane that calls a "
                                      "*_sync intrinsic must be in its mask",
                                      call.mask, lane));
+    return false;
   }
   if (shuffle && (call.width == 0 || call.width > lanes_per_warp || (call.width & (call.width - 1)) != 0)) {
     fail_warp_call(call, fmt::format("its width {} is not a power of two from 1 to 32", call.width));
+    return false;
   }
   if (reduction && active_profile().major < 8) {
     fail_warp_call(call, fmt::format("{} needs compute capability 8.0 or later, and the device modelled ({}) is {}.{}",
                                      warp_op_name(call.op), active_profile().name, active_profile().major,
                                      active_profile().minor));
+    return false;
   }
-  fiber_queue woken;
+  return true;
+}
+
+warp_state::arrival worker::arrive_at_warp_collective(const warp_call& call, fiber_queue& woken) {
+  fiber& self = *running_;
+  const unsigned int tid = self.thread.linear_tid;
   std::string expected;
-  const auto arrival = block.warp_of(tid).arrive(self, lane, call, woken, expected);
+  const auto arrival = self.thread.block->warp_of(tid).arrive(self, tid % lanes_per_warp, call, woken, expected);
   if (arrival == warp_state::arrival::mismatch) {
     fail_warp_call(call, fmt::format("the lane was expected at {}: every lane named in a mask must call the same "
                                      "intrinsic with the same mask",
                                      expected));
   }
-  report_unread_lanes(block, tid);
-  ready_.append(woken);
-  if (arrival == warp_state::arrival::waiting && block.has_unstarted_threads()) start_fiber_for(block, true);
-  switch_away(self);
-  return self.warp_outcome;
+  return arrival;
 }
 
 void worker::spin_point() {
@@ -276,7 +293,6 @@ void worker::fail_warp_call(const warp_call& call, const std::string& problem) {
          t.thread_idx.z, t.linear_tid / lanes_per_warp, t.linear_tid % lanes_per_warp, warp_op_name(call.op),
          call.file, call.line, problem);
   t.block->grid().abort(cudaErrorLaunchFailure);
-  abandon_thread();
 }
 
 void worker::report_unread_lanes(block_state& block, unsigned int linear_tid) {

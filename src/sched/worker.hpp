@@ -63,8 +63,11 @@ class worker {
   void finish_block(block_state& block);
   void reclaim_aborted_blocks();
   void report_hang();
-  // A misuse of a warp collective: reported, and the grid stops.
-  [[noreturn]] void fail_warp_call(const warp_call& call, const std::string& problem);
+  // A misuse of a warp collective: reported, and the grid stops (the caller
+  // then abandons the thread).
+  void fail_warp_call(const warp_call& call, const std::string& problem);
+  bool warp_call_is_valid(const warp_call& call);
+  warp_state::arrival arrive_at_warp_collective(const warp_call& call, fiber_queue& woken);
   // Shuffles of `block` that read lanes that took no part: reported once per call site.
   void report_unread_lanes(block_state& block, unsigned int linear_tid);
   // Runs one CUDA thread; false if a C++ exception escaped it (reported).

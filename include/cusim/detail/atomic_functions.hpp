@@ -1,8 +1,14 @@
 // CUDA's atomic functions, for the types CUDA gives each: real atomics
-// (blocks run on several OS threads at once), relaxed as CUDA's are, and
-// progress points (progress.hpp) so that a thread spinning on one lets the
-// thread it waits for run. The _block and _system variants behave as the
-// plain ones: on one CPU every scope is the whole machine.
+// (blocks run on several OS threads at once) and progress points
+// (progress.hpp) so that a thread spinning on one lets the thread it waits
+// for run. The _block and _system variants behave as the plain ones: on one
+// CPU every scope is the whole machine.
+//
+// CUDA's atomics are relaxed; these are acquire-release. On x86 the machine
+// code is the same, and ThreadSanitizer, which does not model fences, then
+// sees the usual CUDA patterns (a spin lock with __threadfence, the last
+// block reading what the others wrote) as synchronised, not as races. Code
+// that needs a fence it lacks is not caught this way (docs/design.md).
 #pragma once
 #include <atomic>
 #include <type_traits>
@@ -22,8 +28,8 @@ template <class T, class F>
 T atomic_update(T* address, F update) {
   note_progress_point();
   auto ref = atomic_at(address);
-  T old = ref.load(std::memory_order_relaxed);
-  while (!ref.compare_exchange_weak(old, update(old), std::memory_order_relaxed)) {
+  T old = ref.load(std::memory_order_acquire);
+  while (!ref.compare_exchange_weak(old, update(old), std::memory_order_acq_rel)) {
   }
   return old;
 }
@@ -47,17 +53,17 @@ concept atomic_cas_type = one_of<T, int, unsigned int, unsigned long long, unsig
 template <cusim::detail::atomic_add_type T>
 T atomicAdd(T* address, T value) {
   cusim::detail::note_progress_point();
-  return cusim::detail::atomic_at(address).fetch_add(value, std::memory_order_relaxed);
+  return cusim::detail::atomic_at(address).fetch_add(value, std::memory_order_acq_rel);
 }
 template <cusim::detail::one_of<int, unsigned int> T>
 T atomicSub(T* address, T value) {
   cusim::detail::note_progress_point();
-  return cusim::detail::atomic_at(address).fetch_sub(value, std::memory_order_relaxed);
+  return cusim::detail::atomic_at(address).fetch_sub(value, std::memory_order_acq_rel);
 }
 template <cusim::detail::atomic_exchange_type T>
 T atomicExch(T* address, T value) {
   cusim::detail::note_progress_point();
-  return cusim::detail::atomic_at(address).exchange(value, std::memory_order_relaxed);
+  return cusim::detail::atomic_at(address).exchange(value, std::memory_order_acq_rel);
 }
 template <cusim::detail::atomic_min_max_type T>
 T atomicMin(T* address, T value) {
@@ -70,22 +76,22 @@ T atomicMax(T* address, T value) {
 template <cusim::detail::atomic_bitwise_type T>
 T atomicAnd(T* address, T value) {
   cusim::detail::note_progress_point();
-  return cusim::detail::atomic_at(address).fetch_and(value, std::memory_order_relaxed);
+  return cusim::detail::atomic_at(address).fetch_and(value, std::memory_order_acq_rel);
 }
 template <cusim::detail::atomic_bitwise_type T>
 T atomicOr(T* address, T value) {
   cusim::detail::note_progress_point();
-  return cusim::detail::atomic_at(address).fetch_or(value, std::memory_order_relaxed);
+  return cusim::detail::atomic_at(address).fetch_or(value, std::memory_order_acq_rel);
 }
 template <cusim::detail::atomic_bitwise_type T>
 T atomicXor(T* address, T value) {
   cusim::detail::note_progress_point();
-  return cusim::detail::atomic_at(address).fetch_xor(value, std::memory_order_relaxed);
+  return cusim::detail::atomic_at(address).fetch_xor(value, std::memory_order_acq_rel);
 }
 // A failed swap is how a spin lock waits: always a spin point.
 template <cusim::detail::atomic_cas_type T>
 T atomicCAS(T* address, T compare, T value) {
-  if (!cusim::detail::atomic_at(address).compare_exchange_strong(compare, value, std::memory_order_relaxed)) {
+  if (!cusim::detail::atomic_at(address).compare_exchange_strong(compare, value, std::memory_order_acq_rel)) {
     cusim::detail::spin_point();
   } else {
     cusim::detail::note_progress_point();

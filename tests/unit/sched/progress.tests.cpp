@@ -16,6 +16,7 @@ __device__ int lock_word;
 void spin_locked_increment(int* counter) {
   for (bool done = false; !done;) {
     if (atomicCAS(&lock_word, 0, 1) == 0) {
+      __threadfence();  // what the previous holder wrote is visible
       *counter = *counter + 1;
       __threadfence();
       atomicExch(&lock_word, 0);
