@@ -1,0 +1,353 @@
+// cusim's cooperative_groups.h: the groups CUDA code names, built on the
+// engine's barriers and warp collectives. Warp-sized groups (tiles of up to
+// 32 threads, coalesced groups, labeled and binary partitions) are a mask of
+// lanes of one warp; their collectives are the *_sync intrinsics with that
+// mask, so misuse is reported exactly as for the intrinsics.
+#pragma once
+#include <cstring>
+#include <type_traits>
+
+#include "cuda_runtime.h"
+
+namespace cooperative_groups {
+
+namespace details {
+
+inline unsigned int linear_thread_id() { return ::cusim::detail::this_thread_context().linear_tid; }
+inline unsigned int lane_id() { return linear_thread_id() % 32u; }
+inline unsigned int block_thread_count() {
+  const dim3 d = ::cusim::detail::this_thread_context().block_dim;
+  return d.x * d.y * d.z;
+}
+// The rank of `lane` among the set bits of `mask`, and the lane of rank `rank`.
+inline unsigned int rank_in(unsigned int mask, unsigned int lane) { return __popc(mask & ((1u << lane) - 1u)); }
+inline unsigned int lane_of_rank(unsigned int mask, unsigned int rank) {
+  for (unsigned int lane = 0; lane < 32; ++lane) {
+    if ((mask & (1u << lane)) != 0 && rank-- == 0) return lane;
+  }
+  return 0;
+}
+// Compresses the bits of `bits` at the positions of `mask` into the low bits, in order.
+inline unsigned int compress(unsigned int bits, unsigned int mask) {
+  unsigned int out = 0, next = 0;
+  for (unsigned int lane = 0; lane < 32; ++lane) {
+    if ((mask & (1u << lane)) == 0) continue;
+    if ((bits & (1u << lane)) != 0) out |= 1u << next;
+    ++next;
+  }
+  return out;
+}
+
+// A shuffle of any trivially copyable value: 8 bytes at a time.
+template <class T, class Shuffle>
+T shuffle_any(const T& value, Shuffle shuffle) {
+  static_assert(std::is_trivially_copyable_v<T>, "cooperative groups shuffle trivially copyable types");
+  if constexpr (sizeof(T) <= 8) {
+    unsigned long long bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    bits = shuffle(bits);
+    T out;
+    std::memcpy(&out, &bits, sizeof(T));
+    return out;
+  } else {
+    unsigned char bytes[sizeof(T)];
+    std::memcpy(bytes, &value, sizeof(T));
+    for (std::size_t at = 0; at < sizeof(T); at += 8) {
+      unsigned long long chunk = 0;
+      const std::size_t n = sizeof(T) - at < 8 ? sizeof(T) - at : 8;
+      std::memcpy(&chunk, bytes + at, n);
+      chunk = shuffle(chunk);
+      std::memcpy(bytes + at, &chunk, n);
+    }
+    T out;
+    std::memcpy(&out, bytes, sizeof(T));
+    return out;
+  }
+}
+
+// What every group of lanes of one warp shares: the mask, and the
+// collectives expressed with it.
+class lane_group {
+ public:
+  explicit lane_group(unsigned int mask) : mask_(mask) {}
+
+  unsigned int num_threads() const { return __popc(mask_); }
+  unsigned int size() const { return num_threads(); }
+  unsigned int thread_rank() const { return rank_in(mask_, lane_id()); }
+  void sync() const { __syncwarp(mask_); }
+
+  // Ballots in rank order (bit r: the thread of rank r).
+  unsigned int ballot(int predicate) const { return compress(__ballot_sync(mask_, predicate), mask_); }
+  int any(int predicate) const { return __any_sync(mask_, predicate); }
+  int all(int predicate) const { return __all_sync(mask_, predicate); }
+  template <class T>
+  unsigned int match_any(T value) const {
+    return compress(__match_any_sync(mask_, value), mask_);
+  }
+  template <class T>
+  unsigned int match_all(T value, int& predicate) const {
+    return compress(__match_all_sync(mask_, value, &predicate), mask_);
+  }
+  // Reads the value of the thread of rank `rank`.
+  template <class T>
+  T shfl(T var, unsigned int rank) const {
+    const int lane = static_cast<int>(lane_of_rank(mask_, rank % num_threads()));
+    return shuffle_any(var, [&](unsigned long long bits) { return __shfl_sync(mask_, bits, lane); });
+  }
+
+  unsigned int get_mask() const { return mask_; }
+
+ protected:
+  unsigned int mask_;
+};
+
+}  // namespace details
+
+// Operators for reduce and scan.
+template <class T = void>
+struct plus {
+  T operator()(const T& a, const T& b) const { return a + b; }
+};
+template <class T = void>
+struct less {  // reduce(g, v, less<T>()) gives the minimum
+  T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+};
+template <class T = void>
+struct greater {  // ... the maximum
+  T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+template <class T = void>
+struct bit_and {
+  T operator()(const T& a, const T& b) const { return a & b; }
+};
+template <class T = void>
+struct bit_or {
+  T operator()(const T& a, const T& b) const { return a | b; }
+};
+template <class T = void>
+struct bit_xor {
+  T operator()(const T& a, const T& b) const { return a ^ b; }
+};
+
+// The block of the calling thread.
+class thread_block {
+ public:
+  static void sync() { __syncthreads(); }
+  static unsigned int thread_rank() { return details::linear_thread_id(); }
+  static unsigned int num_threads() { return details::block_thread_count(); }
+  static unsigned int size() { return num_threads(); }
+  static dim3 group_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  static dim3 thread_index() { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+  static dim3 group_dim() { return blockDim; }
+  static dim3 dim_threads() { return blockDim; }
+};
+inline thread_block this_thread_block() { return {}; }
+
+// A group of lanes of one warp with a size known only at run time:
+// tiled_partition(g, n), coalesced_threads(), labeled_partition(...).
+class thread_group : public details::lane_group {
+ public:
+  using details::lane_group::lane_group;
+  // Rank among the groups the parent was split into.
+  unsigned int meta_group_rank() const { return meta_rank_; }
+  unsigned int meta_group_size() const { return meta_size_; }
+  unsigned long long num_threads() const { return details::lane_group::num_threads(); }
+  unsigned long long size() const { return num_threads(); }
+
+  thread_group with_meta(unsigned int rank, unsigned int count) const {
+    thread_group g = *this;
+    g.meta_rank_ = rank;
+    g.meta_size_ = count;
+    return g;
+  }
+
+ private:
+  unsigned int meta_rank_ = 0;
+  unsigned int meta_size_ = 1;
+};
+
+// The active lanes of the warp at the call (a coalesced group).
+class coalesced_group : public thread_group {
+ public:
+  using thread_group::thread_group;
+  template <class T>
+  T shfl_up(T var, unsigned int delta) const {
+    const unsigned int rank = thread_rank();
+    return shfl(var, rank >= delta ? rank - delta : rank);
+  }
+  template <class T>
+  T shfl_down(T var, unsigned int delta) const {
+    const unsigned int rank = thread_rank();
+    return shfl(var, rank + delta < num_threads() ? rank + delta : rank);
+  }
+};
+inline coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
+
+// A tile of N consecutive threads of the block (N a power of two, at most 32).
+template <unsigned int N>
+class thread_block_tile : public details::lane_group {
+  static_assert(N > 0 && N <= 32 && (N & (N - 1)) == 0,
+                "thread_block_tile<N>: cusim supports tiles of 1, 2, 4, 8, 16 or 32 threads");
+
+ public:
+  static constexpr unsigned int tile_mask() { return N == 32 ? 0xffffffffu : (1u << N) - 1u; }
+  thread_block_tile() : details::lane_group(tile_mask() << (details::lane_id() & ~(N - 1))) {}
+
+  static constexpr unsigned int num_threads() { return N; }
+  static constexpr unsigned int size() { return N; }
+  unsigned int thread_rank() const { return details::lane_id() & (N - 1); }
+  unsigned int meta_group_rank() const { return details::linear_thread_id() / N; }
+  unsigned int meta_group_size() const { return (details::block_thread_count() + N - 1) / N; }
+
+  template <class T>
+  T shfl(T var, int src_rank) const {
+    return details::shuffle_any(var, [&](unsigned long long bits) { return __shfl_sync(mask_, bits, src_rank, N); });
+  }
+  template <class T>
+  T shfl_up(T var, unsigned int delta) const {
+    return details::shuffle_any(var, [&](unsigned long long bits) { return __shfl_up_sync(mask_, bits, delta, N); });
+  }
+  template <class T>
+  T shfl_down(T var, unsigned int delta) const {
+    return details::shuffle_any(var,
+                                [&](unsigned long long bits) { return __shfl_down_sync(mask_, bits, delta, N); });
+  }
+  template <class T>
+  T shfl_xor(T var, unsigned int lane_mask) const {
+    return details::shuffle_any(
+        var, [&](unsigned long long bits) { return __shfl_xor_sync(mask_, bits, static_cast<int>(lane_mask), N); });
+  }
+
+  operator thread_group() const { return thread_group(mask_).with_meta(meta_group_rank(), meta_group_size()); }
+};
+
+template <unsigned int N, class Parent>
+thread_block_tile<N> tiled_partition(const Parent&) {
+  return {};
+}
+
+// A tile of `n` threads (a power of two up to 32) of the block or of a warp-sized group.
+inline thread_group tiled_partition(const thread_block&, unsigned int n) {
+  const unsigned int lane = details::lane_id();
+  const unsigned int mask = (n >= 32 ? 0xffffffffu : (1u << n) - 1u) << (lane & ~(n - 1));
+  return thread_group(mask).with_meta(details::linear_thread_id() / n, (details::block_thread_count() + n - 1) / n);
+}
+inline thread_group tiled_partition(const thread_group& parent, unsigned int n) {
+  // Ranks of the parent, cut into runs of n.
+  const unsigned int parent_mask = parent.get_mask();
+  const unsigned int first = parent.thread_rank() / n * n;
+  unsigned int mask = 0;
+  for (unsigned int r = first; r < first + n && r < __popc(parent_mask); ++r) {
+    mask |= 1u << details::lane_of_rank(parent_mask, r);
+  }
+  return thread_group(mask).with_meta(parent.thread_rank() / n, (__popc(parent_mask) + n - 1) / n);
+}
+
+// The threads of the group with the same label, or the same predicate.
+template <class Group>
+coalesced_group labeled_partition(const Group& parent, int label) {
+  return coalesced_group(__match_any_sync(details::lane_group(parent).get_mask(), label));
+}
+template <class Group>
+coalesced_group binary_partition(const Group& parent, bool predicate) {
+  return labeled_partition(parent, predicate ? 1 : 0);
+}
+
+// The calling thread alone.
+inline thread_block_tile<1> this_thread() { return {}; }
+
+template <class Group>
+void sync(const Group& group) {
+  group.sync();
+}
+
+// Reduces `value` over the group with `op`; every thread gets the result.
+// Tiles combine by halves (shfl_xor); other groups rank by rank.
+template <unsigned int N, class T, class Op>
+T reduce(const thread_block_tile<N>& tile, T value, Op op) {
+  for (unsigned int half = N / 2; half > 0; half /= 2) value = op(value, tile.shfl_xor(value, half));
+  return value;
+}
+// Groups whose threads are a tile or the coalesced lanes of a warp, as
+// CUDA's reduce and scans require (a thread_group from the dynamic
+// tiled_partition is refused, as nvcc refuses it).
+template <class Group>
+concept reducible_group = std::is_same_v<Group, coalesced_group>;
+
+template <class Group, class T, class Op>
+  requires reducible_group<Group>
+T reduce(const Group& group, T value, Op op) {
+  const unsigned int n = static_cast<unsigned int>(group.num_threads());
+  T total = group.shfl(value, 0u);
+  for (unsigned int r = 1; r < n; ++r) total = op(total, group.shfl(value, r));
+  return total;
+}
+
+// Scans over the ranks of the group: rank r gets op over ranks 0..r (inclusive) or 0..r-1 (exclusive).
+template <class Group, class T, class Op>
+  requires reducible_group<Group> || requires { Group::size(); }
+T inclusive_scan(const Group& group, T value, Op op) {
+  const unsigned int n = static_cast<unsigned int>(group.num_threads());
+  const unsigned int me = group.thread_rank();
+  T acc = group.shfl(value, 0u);
+  for (unsigned int r = 1; r < n; ++r) {
+    const T next = group.shfl(value, r);
+    if (r <= me) acc = op(acc, next);
+  }
+  return acc;
+}
+template <class Group, class T>
+T inclusive_scan(const Group& group, T value) {
+  return inclusive_scan(group, value, plus<T>());
+}
+template <class Group, class T, class Op>
+  requires reducible_group<Group> || requires { Group::size(); }
+T exclusive_scan(const Group& group, T value, Op op) {
+  const unsigned int n = static_cast<unsigned int>(group.num_threads());
+  const unsigned int me = group.thread_rank();
+  T acc{};
+  for (unsigned int r = 0; r + 1 < n; ++r) {
+    const T next = group.shfl(value, r);
+    if (r < me) acc = r == 0 ? next : op(acc, next);
+  }
+  return acc;  // rank 0 gets T{}: CUDA leaves it undefined
+}
+template <class Group, class T>
+T exclusive_scan(const Group& group, T value) {
+  return exclusive_scan(group, value, plus<T>());
+}
+
+// One thread of the group calls `fn` (the one of rank 0).
+template <class Group, class Fn, class... Args>
+void invoke_one(const Group& group, Fn&& fn, Args&&... args) {
+  if (group.thread_rank() == 0) static_cast<Fn&&>(fn)(static_cast<Args&&>(args)...);
+}
+// ... and every thread gets its result.
+template <class Group, class Fn, class... Args>
+auto invoke_one_broadcast(const Group& group, Fn&& fn, Args&&... args) {
+  decltype(static_cast<Fn&&>(fn)(static_cast<Args&&>(args)...)) result{};
+  if (group.thread_rank() == 0) result = static_cast<Fn&&>(fn)(static_cast<Args&&>(args)...);
+  return group.shfl(result, 0u);
+}
+
+// memcpy_async: the group's threads share the copy; wait() makes it visible
+// to all of them (it is a sync of the group).
+template <class Group>
+void memcpy_async(const Group& group, void* dst, const void* src, std::size_t bytes) {
+  const std::size_t n = static_cast<std::size_t>(group.num_threads());
+  const std::size_t share = (bytes + n - 1) / n, begin = share * group.thread_rank();
+  if (begin < bytes) {
+    std::memcpy(static_cast<char*>(dst) + begin, static_cast<const char*>(src) + begin,
+                begin + share <= bytes ? share : bytes - begin);
+  }
+}
+template <class Group>
+void wait(const Group& group) {
+  group.sync();
+}
+template <class Group>
+void wait_prior(const Group& group) {
+  group.sync();
+}
+
+}  // namespace cooperative_groups
