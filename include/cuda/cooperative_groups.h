@@ -143,6 +143,26 @@ class thread_block {
 };
 inline thread_block this_thread_block() { return {}; }
 
+// The whole grid. sync() needs a cooperative launch (cudaLaunchCooperativeKernel).
+class grid_group {
+ public:
+  void sync(const char* file = __builtin_FILE(), unsigned int line = __builtin_LINE()) const {
+    ::cusim::detail::grid_barrier(file, line);
+  }
+  bool is_valid() const { return ::cusim::detail::grid_is_cooperative(); }
+  unsigned long long block_rank() const {
+    return blockIdx.x + 1ull * gridDim.x * (blockIdx.y + 1ull * gridDim.y * blockIdx.z);
+  }
+  unsigned long long num_blocks() const { return 1ull * gridDim.x * gridDim.y * gridDim.z; }
+  unsigned long long thread_rank() const { return block_rank() * details::block_thread_count() + details::linear_thread_id(); }
+  unsigned long long num_threads() const { return num_blocks() * details::block_thread_count(); }
+  unsigned long long size() const { return num_threads(); }
+  dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  dim3 dim_blocks() const { return gridDim; }
+  dim3 group_dim() const { return gridDim; }
+};
+inline grid_group this_grid() { return {}; }
+
 // A group of lanes of one warp with a size known only at run time:
 // tiled_partition(g, n), coalesced_threads(), labeled_partition(...).
 class thread_group : public details::lane_group {

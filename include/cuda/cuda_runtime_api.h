@@ -4,6 +4,7 @@
 #include <cstddef>
 #include "driver_types.h"
 #include "vector_types.h"
+#include <cusim/detail/kernel_call.hpp>
 
 #define CUDART_VERSION 13000
 #define cudaStreamLegacy ((cudaStream_t)0x1)
@@ -29,6 +30,21 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
 cudaError_t cudaDriverGetVersion(int* version);
 cudaError_t cudaRuntimeGetVersion(int* version);
 cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value);
+
+// Launches with the arguments as an array of pointers to them. A kernel
+// passed as `const void*` must be known to cusim: every non-template kernel
+// compiled by cusim-cc is, and so is every kernel launched once with its type.
+cudaError_t cudaLaunchKernel(const void* func, dim3 grid_dim, dim3 block_dim, void** args, size_t sharedMem = 0,
+                             cudaStream_t stream = 0);
+// All blocks resident at once, so that grid.sync() can wait for all of them.
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid_dim, dim3 block_dim, void** args,
+                                        size_t sharedMem = 0, cudaStream_t stream = 0);
+
+// Occupancy: how many blocks of `func` one multiprocessor holds at once.
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
+                                                          size_t dynamicSMemSize);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize,
+                                                                   size_t dynamicSMemSize, unsigned int flags);
 
 // Memory.
 cudaError_t cudaMalloc(void** ptr, size_t size);
@@ -91,4 +107,37 @@ cudaError_t cudaMallocManaged(T** ptr, size_t size, unsigned int flags = cudaMem
 template <class F>
 cudaError_t cudaFuncSetAttribute(F* func, cudaFuncAttribute attr, int value) {
   return cudaFuncSetAttribute(reinterpret_cast<const void*>(func), attr, value);
+}
+
+namespace cusim::detail {
+// A launch of a typed kernel from an argument array; the kernel is then
+// known by address too.
+template <class... Params>
+cudaError_t launch_typed(void (*func)(Params...), const launch_shape& shape, void** args) {
+  static const kernel_registration<void(Params...)> registered(func, nullptr);
+  return launch_from_argument_array(func, shape, args, nullptr);
+}
+}  // namespace cusim::detail
+
+template <class... Params>
+cudaError_t cudaLaunchKernel(void (*func)(Params...), dim3 grid_dim, dim3 block_dim, void** args, size_t sharedMem = 0,
+                             cudaStream_t stream = 0) {
+  return cusim::detail::launch_typed(func, {grid_dim, block_dim, sharedMem, stream, false}, args);
+}
+template <class... Params>
+cudaError_t cudaLaunchCooperativeKernel(void (*func)(Params...), dim3 grid_dim, dim3 block_dim, void** args,
+                                        size_t sharedMem = 0, cudaStream_t stream = 0) {
+  return cusim::detail::launch_typed(func, {grid_dim, block_dim, sharedMem, stream, true}, args);
+}
+template <class F>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, F* func, int blockSize,
+                                                          size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, reinterpret_cast<const void*>(func), blockSize,
+                                                       dynamicSMemSize);
+}
+template <class F>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, F* func, int blockSize,
+                                                                   size_t dynamicSMemSize, unsigned int flags) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, reinterpret_cast<const void*>(func),
+                                                                blockSize, dynamicSMemSize, flags);
 }

@@ -12,7 +12,9 @@
 
 #include "api/errors.hpp"
 #include "api/kernels.hpp"
+#include "api/occupancy.hpp"
 #include "sched/pool.hpp"
+#include "support/diagnostics.hpp"
 
 namespace cusim::detail {
 
@@ -50,6 +52,13 @@ cudaError_t validate(const launch_shape& shape, const kernel_info& kernel, std::
   shared_limit = opted_in ? p.shared_mem_per_block_optin : p.shared_mem_per_block;
   if (shape.dynamic_shared_bytes > max_dynamic) return cudaErrorInvalidValue;
   if (static_bytes + shape.dynamic_shared_bytes > shared_limit) return cudaErrorInvalidValue;
+  if (shape.cooperative) {
+    // Every block must be resident at once: at most what the occupancy
+    // rules let each multiprocessor hold, times the multiprocessors.
+    const unsigned long long blocks = 1ull * shape.grid.x * shape.grid.y * shape.grid.z;
+    const int per_sm = resident_blocks_per_multiprocessor(kernel, unsigned(threads), shape.dynamic_shared_bytes);
+    if (blocks > 1ull * unsigned(per_sm) * unsigned(p.multiprocessor_count)) return cudaErrorCooperativeLaunchTooLarge;
+  }
   return cudaSuccess;
 }
 
@@ -65,9 +74,11 @@ cudaError_t launch_kernel(const launch_shape& shape, kernel_invocation invocatio
   std::lock_guard lock(launch_mutex);
   const device_profile& p = active_profile();
   grid_job grid(shape, std::move(invocation), kernel, shared_limit);
-  const worker_settings settings{fiber_stack_bytes(), resident_blocks_per_worker(),
-                                 p.shared_mem_per_block_optin + 4096};
-  pool_of_size(worker_count()).run(grid, settings);
+  // A cooperative grid runs on one worker with every block resident, so that
+  // grid.sync() waits with no thread on another OS thread to wake.
+  const unsigned int resident = shape.cooperative ? unsigned(grid.block_count()) : resident_blocks_per_worker();
+  const worker_settings settings{fiber_stack_bytes(), resident, p.shared_mem_per_block_optin + 4096};
+  pool_of_size(worker_count()).run(grid, settings, shape.cooperative ? 1u : worker_count());
 
   const cudaError_t outcome = grid.error();
   if (outcome == cudaErrorInvalidValue) return set_error(outcome);  // refused at run time, not sticky
@@ -76,6 +87,36 @@ cudaError_t launch_kernel(const launch_shape& shape, kernel_invocation invocatio
 }
 
 }  // namespace cusim::detail
+
+namespace {
+
+cudaError_t launch_registered(const void* func, const cusim::detail::launch_shape& shape, void** args,
+                              const char* api) {
+  using namespace cusim::detail;
+  if (cudaError_t e = context_error()) return e;
+  const char* name = nullptr;
+  argument_array_launcher launch = func != nullptr ? registered_launcher(func, &name) : nullptr;
+  if (launch == nullptr) {
+    report("{}: {} is not a kernel cusim knows: kernels compiled by cusim-cc are known (kernel templates only "
+           "once launched with their type); pass the kernel itself rather than a void* to it",
+           api, func);
+    return set_error(cudaErrorInvalidDeviceFunction);
+  }
+  if (args == nullptr) return set_error(cudaErrorInvalidValue);
+  return launch(func, shape, args, name);
+}
+
+}  // namespace
+
+extern "C" cudaError_t cudaLaunchKernel(const void* func, dim3 grid_dim, dim3 block_dim, void** args, size_t sharedMem,
+                                        cudaStream_t stream) {
+  return launch_registered(func, {grid_dim, block_dim, sharedMem, stream, false}, args, "cudaLaunchKernel");
+}
+
+extern "C" cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid_dim, dim3 block_dim, void** args,
+                                                   size_t sharedMem, cudaStream_t stream) {
+  return launch_registered(func, {grid_dim, block_dim, sharedMem, stream, true}, args, "cudaLaunchCooperativeKernel");
+}
 
 extern "C" cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
   using namespace cusim::detail;

@@ -30,6 +30,13 @@ worker& device_worker(const char* what) {
 
 barrier_outcome block_barrier(int predicate) { return device_worker("__syncthreads").barrier(predicate); }
 
+void grid_barrier(const char* file, unsigned int line) { device_worker("grid.sync()").grid_barrier(file, line); }
+
+bool grid_is_cooperative() {
+  device_worker("grid_group::is_valid()");
+  return current_thread->block->grid().shape().cooperative;
+}
+
 CUSIM_THREAD_LOCAL unsigned int atomics_since_spin_point = 0;
 
 void spin_point() {

@@ -18,11 +18,12 @@ worker_pool::~worker_pool() {
   for (auto& t : helpers_) t.join();
 }
 
-void worker_pool::run(grid_job& grid, const worker_settings& settings) {
+void worker_pool::run(grid_job& grid, const worker_settings& settings, unsigned int participants) {
   {
     std::lock_guard lock(mutex_);
     grid_ = &grid;
     settings_ = settings;
+    participants_ = participants;
     busy_ = static_cast<unsigned int>(helpers_.size());
     ++generation_;
   }
@@ -40,6 +41,7 @@ void worker_pool::helper_main(unsigned int index) {
   for (;;) {
     grid_job* grid = nullptr;
     worker_settings settings{};
+    bool takes_part = false;
     {
       std::unique_lock lock(mutex_);
       work_ready_.wait(lock, [&] { return stopping_ || generation_ != seen; });
@@ -47,8 +49,9 @@ void worker_pool::helper_main(unsigned int index) {
       seen = generation_;
       grid = grid_;
       settings = settings_;
+      takes_part = index < participants_;
     }
-    workers_[index]->run(*grid, settings);
+    if (takes_part) workers_[index]->run(*grid, settings);
     {
       std::lock_guard lock(mutex_);
       --busy_;

@@ -22,8 +22,9 @@ class worker_pool {
 
   unsigned int size() const { return static_cast<unsigned int>(workers_.size()); }
 
-  // Runs `grid` to completion on all workers. One grid at a time.
-  void run(grid_job& grid, const worker_settings& settings);
+  // Runs `grid` to completion on its first `participants` workers (all by
+  // default). One grid at a time.
+  void run(grid_job& grid, const worker_settings& settings, unsigned int participants = ~0u);
 
  private:
   void helper_main(unsigned int index);
@@ -35,6 +36,7 @@ class worker_pool {
   std::condition_variable work_done_;
   grid_job* grid_ = nullptr;
   worker_settings settings_{};
+  unsigned int participants_ = 0;
   unsigned long generation_ = 0;
   unsigned int busy_ = 0;
   bool stopping_ = false;

@@ -28,6 +28,9 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
   if (settings.arena_capacity != settings_.arena_capacity) block_pool_.clear();
   settings_ = settings;
   grid_ = &grid;
+  grid_barrier_.arrived = 0;
+  grid_barrier_.exited = 0;
+  grid_barrier_.waiters = fiber_queue{};
   this_worker = this;
   for (;;) {
     if (grid.aborted() && !resident_.empty()) {
@@ -95,7 +98,50 @@ void worker::reclaim_aborted_blocks() {
   resident_.clear();
 }
 
+void worker::grid_barrier(const char* file, unsigned int line) {
+  fiber& self = *running_;
+  block_state& block = *self.thread.block;
+  if (block.grid().aborted()) abandon_thread();
+  if (!block.grid().shape().cooperative) {
+    const thread_context& t = self.thread;
+    if (block.grid().first_report_at(file, line)) report("kernel {}: block ({},{},{}), thread ({},{},{}): grid.sync() at {}:{} in a grid that was not launched "
+           "cooperatively (cudaLaunchCooperativeKernel, or cudaLaunchKernelEx with cudaLaunchAttributeCooperative): "
+           "its blocks need not be resident together, and on a GPU the call is undefined. The grid stops "
+           "(cudaErrorLaunchFailure).",
+           block.grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x, t.thread_idx.y,
+           t.thread_idx.z, file, line);
+    block.grid().abort(cudaErrorLaunchFailure);
+    abandon_thread();
+  }
+  ++grid_barrier_.arrived;
+  grid_barrier_.waiters.push_back(&self);
+  release_grid_barrier_if_complete();
+  // Not complete while the block has threads to start: a fiber of their own carries on with them.
+  if (block.has_unstarted_threads()) start_fiber_for(block, true);
+  switch_away(self);
+}
+
+void worker::grid_thread_exited() {
+  ++grid_barrier_.exited;
+  release_grid_barrier_if_complete();
+}
+
+// Every thread of the grid that has not exited has arrived: all go on, in
+// the order they arrived.
+void worker::release_grid_barrier_if_complete() {
+  const std::uint64_t total = grid_->block_count() * grid_->threads_per_block();
+  if (grid_barrier_.arrived == 0 || grid_barrier_.arrived + grid_barrier_.exited < total) return;
+  grid_barrier_.arrived = 0;
+  ready_.append(grid_barrier_.waiters);
+}
+
 void worker::report_hang() {
+  if (grid_barrier_.arrived != 0) {
+    report("kernel {}: {} of the grid's {} threads that have not exited wait at grid.sync(); the others cannot "
+           "reach it:",
+           grid_->kernel_name(), grid_barrier_.arrived,
+           grid_->block_count() * grid_->threads_per_block() - grid_barrier_.exited);
+  }
   for (block_state* block : resident_) {
     const uint3 b = block->block_idx();
     report("kernel {}: block ({},{},{}) can make no progress: every thread left is waiting and nothing can wake it{}",
@@ -178,12 +224,14 @@ void worker::fiber_loop(fiber& self) {
       fiber_queue woken;
       if (block->thread_exited(tid, woken)) {
         finish_block(*block);
+        if (grid_->shape().cooperative) grid_thread_exited();
         block_done = true;
         break;
       }
       block->release_if_exits_completed(woken);
       report_unread_lanes(*block, tid);
       ready_.append(woken);
+      if (grid_->shape().cooperative) grid_thread_exited();
     }
     if (!block_done) {
       auto& mine = block->fibers;

@@ -49,6 +49,7 @@ class worker {
 
   // Called by device code on a fiber of this worker.
   barrier_outcome barrier(int predicate);
+  void grid_barrier(const char* file, unsigned int line);
   warp_result warp_collective(const warp_call& call);
   // The running thread steps aside for the others of its block (progress.hpp).
   void spin_point();
@@ -63,6 +64,9 @@ class worker {
   void finish_block(block_state& block);
   void reclaim_aborted_blocks();
   void report_hang();
+  // A thread of a cooperative grid exited: it no longer holds grid.sync().
+  void grid_thread_exited();
+  void release_grid_barrier_if_complete();
   // A misuse of a warp collective: reported, and the grid stops (the caller
   // then abandons the thread).
   void fail_warp_call(const warp_call& call, const std::string& problem);
@@ -91,6 +95,12 @@ class worker {
   std::vector<block_state*> resident_;
   grid_job* grid_ = nullptr;
   worker_settings settings_{};
+  // grid.sync() of the cooperative grid this worker runs (alone).
+  struct {
+    std::uint64_t arrived = 0;
+    std::uint64_t exited = 0;
+    fiber_queue waiters;
+  } grid_barrier_;
 };
 
 }  // namespace cusim::detail

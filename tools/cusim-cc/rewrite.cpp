@@ -59,6 +59,7 @@ class rewriter {
  private:
   void scan() {
     while (pos_ < src_.size()) {
+      emit_due_registrations();
       const char c = src_[pos_];
       // '#' first: at_line_start() looks back over the line's indentation,
       // which for every character of a long blank run would be quadratic.
@@ -94,6 +95,7 @@ class rewriter {
         if (!std::isspace(static_cast<unsigned char>(c))) last_word_ = {};
       }
     }
+    emit_due_registrations();  // one that ends the file
   }
 
   bool at_line_start() const {
@@ -338,8 +340,75 @@ class rewriter {
         at = close + 1;
         continue;
       }
-      if (!word.empty()) kernels_[word] = kernels_[word] || is_template;
+      if (word.empty()) return;
+      kernels_[word] = kernels_[word] || is_template;
+      if (!is_template) register_after_declaration(word, paren);
       return;
+    }
+  }
+
+  // A non-template kernel is registered by address, so that launches given
+  // it as `const void*` (cudaLaunchKernel((void*)k, ...)) find its parameter
+  // types. The registration follows the declaration (after its ';', or the
+  // '}' of its body), in the same scope, so that `name` resolves there; the
+  // parameter list picks the overload.
+  void register_after_declaration(const std::string& name, std::size_t open_paren) {
+    const std::size_t close = matching_close(open_paren);
+    if (close == std::string::npos) return;
+    std::size_t end = close + 1;
+    while (end < src_.size() && src_[end] != ';' && src_[end] != '{') {
+      if (src_[end] == '(' || src_[end] == '"' || src_[end] == '\'' || src_[end] == '}') return;  // not a plain declaration
+      ++end;
+    }
+    if (end >= src_.size()) return;
+    if (src_[end] == '{') {
+      end = closing_brace(end);
+      if (end == std::string::npos) return;
+    }
+    const std::string parameters = parameters_without_defaults(src_.substr(open_paren, close + 1 - open_paren));
+    pending_registrations_.push_back(
+        {end + 1, " static const ::cusim::detail::kernel_registration<void" + parameters + "> cusim_kernel_registration_" +
+                      std::to_string(registration_counter_++) + "(" + name + ", \"" + name + "\");"});
+  }
+  // The '}' closing the '{' at `open`, skipping literals; npos if none.
+  std::size_t closing_brace(std::size_t open) const {
+    int depth = 0;
+    for (std::size_t i = open; i < src_.size(); ++i) {
+      const char c = src_[i];
+      if (c == '"' || c == '\'') {
+        i = literal_end(src_, i) - 1;
+        continue;
+      }
+      if (c == '{') ++depth;
+      if (c == '}' && --depth == 0) return i;
+    }
+    return std::string::npos;
+  }
+  // "(int* a, int n = 5)" -> "(int* a, int n )": a function type has no default arguments.
+  static std::string parameters_without_defaults(const std::string& list) {
+    std::string out;
+    int depth = 0;
+    bool skipping = false;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const char c = list[i];
+      if (c == '"' || c == '\'') {
+        const std::size_t end = literal_end(list, i);
+        if (!skipping) out.append(list, i, end - i);
+        i = end - 1;
+        continue;
+      }
+      if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+      if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
+      if (depth == 1 && c == '=') skipping = true;
+      if ((depth == 1 && c == ',') || depth == 0) skipping = false;
+      if (!skipping) out += c == '\n' ? ' ' : c;
+    }
+    return out;
+  }
+  void emit_due_registrations() {
+    while (!pending_registrations_.empty() && pos_ >= pending_registrations_.front().at) {
+      out_ += pending_registrations_.front().text;
+      pending_registrations_.erase(pending_registrations_.begin());
     }
   }
   // The ')' closing the '(' at `open` (within declaration_reach), or npos.
@@ -609,7 +678,13 @@ class rewriter {
   bool template_pending_ = false;                // `template` seen since the last ; { }
   std::map<std::string, bool, std::less<>> kernels_;  // kernel name -> declared as a template
   unsigned site_counter_ = 0;
-  std::size_t launch_end_ = 0;  // out_'s size at the end of the last launch's replacement
+  std::size_t launch_end_ = 0;
+  struct registration {
+    std::size_t at;    // emitted once the scan reaches this index of src_
+    std::string text;
+  };
+  std::vector<registration> pending_registrations_;
+  unsigned registration_counter_ = 0;  // out_'s size at the end of the last launch's replacement
   std::string marker_file_ = "\"<source>\"";
   unsigned long marker_line_ = 1;
   std::size_t marker_end_ = 0;

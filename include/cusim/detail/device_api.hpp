@@ -18,6 +18,13 @@ struct barrier_outcome {
 };
 barrier_outcome block_barrier(int predicate);
 
+// grid.sync() of cooperative groups: waits until every thread of the grid
+// that has not exited has arrived. Only in cooperative launches; elsewhere
+// the call is reported and the grid stops.
+void grid_barrier(const char* file, unsigned int line);
+// Whether the running grid was launched cooperatively (grid_group::is_valid).
+bool grid_is_cooperative();
+
 // One static __shared__ declaration site (one per template instantiation).
 // Constant-initialised, so a declaration costs no guard check; the id is
 // handed out the first time any block reaches the site.

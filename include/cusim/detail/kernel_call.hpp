@@ -37,10 +37,46 @@ struct launch_shape {
   dim3 block;
   std::size_t dynamic_shared_bytes;
   cudaStream_t stream;
+  bool cooperative = false;  // cudaLaunchCooperativeKernel: every block resident at once, grid.sync() allowed
 };
 
 // Validates the launch against the active profile and runs it. Errors are
 // recorded as the calling host thread's last error, as CUDA does.
 cudaError_t launch_kernel(const launch_shape& shape, kernel_invocation invocation);
+
+// Launches `kernel` with its arguments given as CUDA's void** array (each
+// entry points to one argument), as cudaLaunchKernel and
+// cudaLaunchCooperativeKernel take them.
+template <class... Params>
+cudaError_t launch_from_argument_array(void (*kernel)(Params...), const launch_shape& shape, void** args,
+                                       const char* name) {
+  using call_type = kernel_call<Params...>;
+  auto copy = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return typename call_type::arguments_type(*static_cast<std::decay_t<Params>*>(args[I])...);
+  };
+  auto call = std::make_shared<const call_type>(call_type{kernel, copy(std::index_sequence_for<Params...>{})});
+  return launch_kernel(shape, {&call_type::run_thread, std::move(call), reinterpret_cast<const void*>(kernel), name});
+}
+
+// Kernels by address, for launches that pass a kernel as `const void*`
+// (cudaLaunchKernel((void*)k, ...)): cusim-cc registers every non-template
+// kernel it compiles, and every typed launch registers its kernel.
+using argument_array_launcher = cudaError_t (*)(const void* kernel, const launch_shape& shape, void** args,
+                                                const char* name);
+void register_kernel(const void* kernel, argument_array_launcher launcher, const char* name);
+argument_array_launcher registered_launcher(const void* kernel, const char** name);
+
+template <class F>
+struct kernel_registration;
+template <class... Params>
+struct kernel_registration<void(Params...)> {
+  static cudaError_t launch(const void* kernel, const launch_shape& shape, void** args, const char* name) {
+    return launch_from_argument_array(reinterpret_cast<void (*)(Params...)>(const_cast<void*>(kernel)), shape, args,
+                                      name);
+  }
+  kernel_registration(void (*kernel)(Params...), const char* name) {
+    register_kernel(reinterpret_cast<const void*>(kernel), &launch, name);
+  }
+};
 
 }  // namespace cusim::detail

@@ -1,0 +1,44 @@
+#include "api/occupancy.hpp"
+
+#include <algorithm>
+
+#include <cuda_runtime_api.h>
+#include <cusim/profile.hpp>
+
+#include "api/errors.hpp"
+#include "api/kernels.hpp"
+
+namespace cusim::detail {
+
+int resident_blocks_per_multiprocessor(const kernel_info& kernel, unsigned int threads_per_block,
+                                       std::size_t dynamic_shared_bytes) {
+  const device_profile& p = active_profile();
+  if (threads_per_block == 0 || threads_per_block > unsigned(p.max_threads_per_block)) return 0;
+  const unsigned int warps = (threads_per_block + 31) / 32;
+  const int by_warps = p.max_threads_per_multiprocessor / 32 / int(warps);
+  int blocks = std::min(by_warps, p.max_blocks_per_multiprocessor);
+  // Shared memory is allocated in 128-byte units, each block with the part the system reserves.
+  const std::size_t used = kernel.static_shared.load() + dynamic_shared_bytes;
+  if (used > p.shared_mem_per_block_optin) return 0;
+  const std::size_t per_block = (used + p.reserved_shared_mem_per_block + 127) / 128 * 128;
+  if (per_block > 0) blocks = std::min<int>(blocks, int(p.shared_mem_per_multiprocessor / per_block));
+  return blocks;
+}
+
+}  // namespace cusim::detail
+
+extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,
+                                                                              int blockSize, size_t dynamicSMemSize,
+                                                                              unsigned int) {
+  using namespace cusim::detail;
+  if (cudaError_t e = context_error()) return e;
+  if (numBlocks == nullptr || blockSize <= 0) return set_error(cudaErrorInvalidValue);
+  if (func == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
+  *numBlocks = resident_blocks_per_multiprocessor(kernel_record(func), unsigned(blockSize), dynamicSMemSize);
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
+                                                                    size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+}

@@ -1,0 +1,43 @@
+// Kernels passed as `const void*` (cudaLaunchKernel((void*)k, ...)) must be
+// known by address: cusim-cc registers each non-template kernel after its
+// declaration, with its parameter types (default arguments dropped; the
+// types pick the overload).
+#include <cstdio>
+#include <cuda_runtime.h>
+
+__global__ void declared_first(int* out, int value);
+// CHECK: kernel_registration<void(int* out, int value)> cusim_kernel_registration_0(declared_first, "declared_first");
+
+namespace work {
+__global__ void add(int* out, int value = 5) { atomicAdd(out, value); }
+// CHECK: kernel_registration<void(int* out, int value )> cusim_kernel_registration_1(add, "add");
+__global__ void add(int* out, int a, int b) { atomicAdd(out, a * b); }
+}  // namespace work
+
+static __global__ void quiet(int* out) { out[1] = 1; }
+
+template <class T>
+__global__ void generic(T* out) { *out += 1; }
+// CHECK-NOT: (generic, "generic")
+
+__global__ void declared_first(int* out, int value) { atomicAdd(out, value * 100); }
+
+int main() {
+  int* out;
+  cudaMallocManaged(&out, 2 * sizeof(int));
+  out[0] = out[1] = 0;
+  int value = 3, a = 2, b = 7;
+  void* one[] = {&out, &value};
+  void* three[] = {&out, &a, &b};
+  void (*add2)(int*, int) = work::add;
+  void (*add3)(int*, int, int) = work::add;
+  cudaLaunchKernel((void*)add2, dim3(1), dim3(4), one);           // 4 * 3
+  cudaLaunchKernel((void*)add3, dim3(1), dim3(2), three);         // 2 * 14
+  cudaLaunchKernel((void*)declared_first, dim3(1), dim3(1), one); // 300
+  cudaLaunchKernel((void*)quiet, dim3(1), dim3(1), one);
+  const cudaError_t unknown = cudaLaunchKernel((void*)generic<int>, dim3(1), dim3(1), one);
+  cudaDeviceSynchronize();
+  std::printf("%d %d %s\n", out[0], out[1], cudaGetErrorName(unknown));
+  // OUTPUT: 340 1 cudaErrorInvalidDeviceFunction
+  return 0;
+}
