@@ -14,6 +14,15 @@ namespace cusim::detail {
 
 CUSIM_THREAD_LOCAL thread_context* current_thread = nullptr;
 
+}  // namespace cusim::detail
+
+CUSIM_THREAD_LOCAL uint3 threadIdx{};
+CUSIM_THREAD_LOCAL uint3 blockIdx{};
+CUSIM_THREAD_LOCAL dim3 blockDim;
+CUSIM_THREAD_LOCAL dim3 gridDim;
+
+namespace cusim::detail {
+
 namespace {
 CUSIM_THREAD_LOCAL worker* this_worker = nullptr;
 }
@@ -166,6 +175,7 @@ void worker::resume(fiber& f) {
   note_running(f.thread);
   running_ = &f;
   current_thread = &f.thread;
+  publish_builtins(f.thread);
   home_.switch_to(f.context);
   running_ = nullptr;
   current_thread = nullptr;
@@ -178,6 +188,7 @@ void worker::switch_away(fiber& self) {
     note_running(next->thread);
     running_ = next;
     current_thread = &next->thread;
+    publish_builtins(next->thread);
     self.context.switch_to(next->context);
   } else {
     running_ = nullptr;
@@ -211,7 +222,16 @@ void worker::fiber_loop(fiber& self) {
     const kernel_invocation& kernel = block->grid().invocation();
     bool block_done = false;
     const void* call = kernel.call.get();
+    bool published = false;
     while (!block->grid().aborted() && block->take_thread(self.thread)) {
+      // The block's values change only with the block: after the first
+      // thread, only threadIdx needs storing.
+      if (published) {
+        threadIdx = self.thread.thread_idx;
+      } else {
+        publish_builtins(self.thread);
+        published = true;
+      }
       activity_.thread_linear.store(self.thread.linear_tid, std::memory_order_relaxed);
       if (!run_one_thread(kernel.run_thread, call)) {
         // The exception is gone: leave the handler before leaving the fiber,

@@ -1,6 +1,7 @@
-// threadIdx, blockIdx, blockDim, gridDim and warpSize. Each reads the running
-// CUDA thread's context through one TLS pointer that the scheduler sets when
-// it switches fibers, so device code sees the values of the thread it is.
+// threadIdx, blockIdx, blockDim, gridDim and warpSize: TLS variables that
+// the scheduler sets to the running CUDA thread's values when it switches
+// fibers (and when a loop fiber moves on to the next thread), so device code
+// sees the values of the thread it is, at the cost of one TLS load.
 #pragma once
 #include <cusim/detail/config.hpp>
 #include <vector_types.h>
@@ -29,10 +30,23 @@ CUSIM_ALWAYS_INLINE const thread_context& this_thread_context() { return *curren
 
 }  // namespace cusim::detail
 
-#define threadIdx (::cusim::detail::this_thread_context().thread_idx)
-#define blockIdx (::cusim::detail::this_thread_context().block_idx)
-#define blockDim (::cusim::detail::this_thread_context().block_dim)
-#define gridDim (::cusim::detail::this_thread_context().grid_dim)
+// The built-in variables are variables, not macros, so that code may use
+// their names for its own members (cudaLaunchConfig_t::gridDim) and locals.
+// They are per OS thread; the scheduler stores the running CUDA thread's
+// values in them at every switch (publish_builtins).
+extern CUSIM_THREAD_LOCAL uint3 threadIdx;
+extern CUSIM_THREAD_LOCAL uint3 blockIdx;
+extern CUSIM_THREAD_LOCAL dim3 blockDim;
+extern CUSIM_THREAD_LOCAL dim3 gridDim;
 #ifndef warpSize
 constexpr int warpSize = 32;
 #endif
+
+namespace cusim::detail {
+inline void publish_builtins(const thread_context& t) {
+  threadIdx = t.thread_idx;
+  blockIdx = t.block_idx;
+  blockDim = t.block_dim;
+  gridDim = t.grid_dim;
+}
+}  // namespace cusim::detail
