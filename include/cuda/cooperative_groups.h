@@ -163,6 +163,57 @@ class grid_group {
 };
 inline grid_group this_grid() { return {}; }
 
+// The thread-block cluster of the calling block (sm_90; without a cluster
+// launch, a cluster of one block). Its blocks are resident together, so a
+// block may use another's shared memory through map_shared_rank.
+class cluster_group {
+ public:
+  struct arrival_token {
+    unsigned long long phase;
+  };
+  static bool is_valid() { return true; }
+  static dim3 dim_blocks() { return ::cusim::detail::cluster_dims(); }
+  static unsigned int num_blocks() {
+    const dim3 d = dim_blocks();
+    return d.x * d.y * d.z;
+  }
+  static dim3 block_index() {
+    const dim3 d = dim_blocks();
+    return dim3(blockIdx.x % d.x, blockIdx.y % d.y, blockIdx.z % d.z);
+  }
+  static unsigned int block_rank() {
+    const dim3 d = dim_blocks(), i = block_index();
+    return i.x + d.x * (i.y + d.y * i.z);
+  }
+  static unsigned int num_threads() { return num_blocks() * details::block_thread_count(); }
+  static unsigned int size() { return num_threads(); }
+  static dim3 dim_threads() {
+    const dim3 d = dim_blocks();
+    return dim3(d.x * blockDim.x, d.y * blockDim.y, d.z * blockDim.z);
+  }
+  static unsigned int thread_rank() { return block_rank() * details::block_thread_count() + details::linear_thread_id(); }
+
+  static void sync() { ::cusim::detail::cluster_wait(::cusim::detail::cluster_arrive()); }
+  static arrival_token barrier_arrive() { return {::cusim::detail::cluster_arrive()}; }
+  static void barrier_wait() { ::cusim::detail::cluster_wait(::cusim::detail::cluster_last_arrival()); }
+  static void barrier_wait(arrival_token&& token) { ::cusim::detail::cluster_wait(token.phase); }
+
+  // The same __shared__ variable (or dynamic shared memory) in the block of rank `rank`.
+  template <class T>
+  static T* map_shared_rank(T* address, unsigned int rank, const char* file = __builtin_FILE(),
+                            unsigned int line = __builtin_LINE()) {
+    return static_cast<T*>(::cusim::detail::cluster_map_shared(
+        const_cast<void*>(static_cast<const volatile void*>(address)), rank, file, line));
+  }
+  template <class T>
+  static unsigned int query_shared_rank(T* address) {
+    return ::cusim::detail::cluster_query_rank(static_cast<const volatile void*>(address) == nullptr
+                                                   ? nullptr
+                                                   : const_cast<const void*>(static_cast<const volatile void*>(address)));
+  }
+};
+inline cluster_group this_cluster() { return {}; }
+
 // A group of lanes of one warp with a size known only at run time:
 // tiled_partition(g, n), coalesced_threads(), labeled_partition(...).
 class thread_group : public details::lane_group {

@@ -24,8 +24,12 @@
 // (and which kernels are templates, whose launches deduce their arguments),
 // and removes it.
 #define __global__ __cusim_global__
+// __cluster_dims__(x, y, z) reaches the rewriter too, which records the
+// kernel's cluster shape with its registration (non-template kernels).
+#define __cluster_dims__(...) __cusim_cluster_dims__(__VA_ARGS__)
 #else
 #define __global__
+#define __cluster_dims__(...)
 #endif
 #define __device__
 #define __host__

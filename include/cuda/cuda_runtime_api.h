@@ -5,6 +5,7 @@
 #include "driver_types.h"
 #include "vector_types.h"
 #include <cusim/detail/kernel_call.hpp>
+#include <cusim/launch.hpp>
 
 #define CUDART_VERSION 13000
 #define cudaStreamLegacy ((cudaStream_t)0x1)
@@ -40,11 +41,18 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 grid_dim, dim3 block_dim, vo
 cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid_dim, dim3 block_dim, void** args,
                                         size_t sharedMem = 0, cudaStream_t stream = 0);
 
+// A launch configured by cudaLaunchConfig_t and its attributes (cooperative, cluster dimension).
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args);
+
 // Occupancy: how many blocks of `func` one multiprocessor holds at once.
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
                                                           size_t dynamicSMemSize);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize,
                                                                    size_t dynamicSMemSize, unsigned int flags);
+// Clusters: the largest cluster a launch of `func` could use, and how many of
+// the configured clusters can be resident at once.
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int* clusterSize, const void* func, const cudaLaunchConfig_t* config);
+cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, const void* func, const cudaLaunchConfig_t* config);
 
 // Memory.
 cudaError_t cudaMalloc(void** ptr, size_t size);
@@ -110,12 +118,15 @@ cudaError_t cudaFuncSetAttribute(F* func, cudaFuncAttribute attr, int value) {
 }
 
 namespace cusim::detail {
+// The launch a cudaLaunchConfig_t describes.
+launch_shape launch_shape_of(const cudaLaunchConfig_t& config);
+
 // A launch of a typed kernel from an argument array; the kernel is then
 // known by address too.
 template <class... Params>
 cudaError_t launch_typed(void (*func)(Params...), const launch_shape& shape, void** args) {
   static const kernel_registration<void(Params...)> registered(func, nullptr);
-  return launch_from_argument_array(func, shape, args, nullptr);
+  return launch_from_argument_array(func, shape, args, registered_name(reinterpret_cast<const void*>(func)));
 }
 }  // namespace cusim::detail
 
@@ -140,4 +151,21 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlock
                                                                    size_t dynamicSMemSize, unsigned int flags) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, reinterpret_cast<const void*>(func),
                                                                 blockSize, dynamicSMemSize, flags);
+}
+
+template <class... Expected, class... Actual>
+cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(Expected...), Actual&&... args) {
+  if (config == nullptr) return cudaErrorInvalidValue;
+  static const cusim::detail::kernel_registration<void(Expected...)> registered(kernel, nullptr);
+  return cusim::kernel_launcher<Expected...>(kernel, cusim::detail::launch_shape_of(*config),
+                                             cusim::detail::registered_name(reinterpret_cast<const void*>(kernel)))(
+      static_cast<Actual&&>(args)...);
+}
+template <class F>
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int* clusterSize, F* func, const cudaLaunchConfig_t* config) {
+  return cudaOccupancyMaxPotentialClusterSize(clusterSize, reinterpret_cast<const void*>(func), config);
+}
+template <class F>
+cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, F* func, const cudaLaunchConfig_t* config) {
+  return cudaOccupancyMaxActiveClusters(numClusters, reinterpret_cast<const void*>(func), config);
 }

@@ -3,6 +3,8 @@
 #pragma once
 #include <cstddef>
 
+#include "vector_types.h"
+
 enum cudaError {
 #define CUSIM_ERROR(name, value, text) name = value,
 #include <cusim/detail/error_codes.inc>
@@ -164,3 +166,47 @@ struct cudaDeviceProp {
 
 typedef struct CUstream_st* cudaStream_t;
 typedef struct CUevent_st* cudaEvent_t;
+
+// cudaLaunchKernelEx's configuration and attributes (the ones cusim reads:
+// cooperative and cluster dimension; the others are accepted and ignored).
+enum cudaLaunchAttributeID {
+  cudaLaunchAttributeIgnore = 0,
+  cudaLaunchAttributeAccessPolicyWindow = 1,
+  cudaLaunchAttributeCooperative = 2,
+  cudaLaunchAttributeSynchronizationPolicy = 3,
+  cudaLaunchAttributeClusterDimension = 4,
+  cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+  cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+  cudaLaunchAttributeProgrammaticEvent = 7,
+  cudaLaunchAttributePriority = 8,
+  cudaLaunchAttributeMemSyncDomainMap = 9,
+  cudaLaunchAttributeMemSyncDomain = 10,
+};
+
+union cudaLaunchAttributeValue {
+  char pad[64];
+  int cooperative;
+  struct {
+    unsigned int x;
+    unsigned int y;
+    unsigned int z;
+  } clusterDim;
+  int priority;
+  int programmaticStreamSerializationAllowed;
+};
+
+struct cudaLaunchAttribute {
+  cudaLaunchAttributeID id;
+  char pad[8 - sizeof(cudaLaunchAttributeID)];
+  cudaLaunchAttributeValue val;
+};
+typedef struct cudaLaunchAttribute cudaLaunchAttribute_t;
+
+struct cudaLaunchConfig_t {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute* attrs;
+  unsigned int numAttrs;
+};

@@ -13,7 +13,12 @@ struct registry {
   std::mutex mutex;
   std::map<const void*, std::unique_ptr<kernel_info>> kernels;
   // Survives cudaDeviceReset: it describes the program's code, not the device.
-  std::map<const void*, std::pair<argument_array_launcher, const char*>> launchers;
+  struct registered {
+    argument_array_launcher launcher;
+    const char* name;
+    dim3 cluster;
+  };
+  std::map<const void*, registered> launchers;
 };
 registry& the_registry() {
   static registry r;
@@ -29,10 +34,25 @@ kernel_info& kernel_record(const void* function) {
   return *slot;
 }
 
-void register_kernel(const void* kernel, argument_array_launcher launcher, const char* name) {
+void register_kernel(const void* kernel, argument_array_launcher launcher, const char* name, dim3 cluster) {
   registry& r = the_registry();
   std::lock_guard lock(r.mutex);
-  r.launchers[kernel] = {launcher, name};
+  auto [it, fresh] = r.launchers.try_emplace(kernel, registry::registered{launcher, name, cluster});
+  // A typed launch registers the kernel again, without its name or cluster: keep what cusim-cc said.
+  if (!fresh && name != nullptr) it->second = {launcher, name, cluster};
+}
+
+const char* registered_name(const void* kernel) {
+  const char* name = nullptr;
+  registered_launcher(kernel, &name);
+  return name;
+}
+
+dim3 compiled_cluster_dims(const void* kernel) {
+  registry& r = the_registry();
+  std::lock_guard lock(r.mutex);
+  const auto it = r.launchers.find(kernel);
+  return it == r.launchers.end() ? dim3(0, 0, 0) : it->second.cluster;
 }
 
 argument_array_launcher registered_launcher(const void* kernel, const char** name) {
@@ -40,8 +60,8 @@ argument_array_launcher registered_launcher(const void* kernel, const char** nam
   std::lock_guard lock(r.mutex);
   const auto it = r.launchers.find(kernel);
   if (it == r.launchers.end()) return nullptr;
-  if (name != nullptr) *name = it->second.second;
-  return it->second.first;
+  if (name != nullptr) *name = it->second.name;
+  return it->second.launcher;
 }
 
 void forget_kernels() {

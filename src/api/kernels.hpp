@@ -14,6 +14,9 @@ struct kernel_info {
   // The most static __shared__ memory one block of this kernel has used.
   // cusim learns it as blocks run, so later launches are checked up front.
   std::atomic<std::size_t> static_shared{0};
+  // Cluster attributes set with cudaFuncSetAttribute.
+  std::atomic<unsigned int> required_cluster[3] = {0, 0, 0};
+  std::atomic<bool> non_portable_cluster_size{false};
 
   void note_static_shared(std::size_t bytes) {
     std::size_t seen = static_shared.load(std::memory_order_relaxed);

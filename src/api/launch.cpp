@@ -62,21 +62,54 @@ cudaError_t validate(const launch_shape& shape, const kernel_info& kernel, std::
   return cudaSuccess;
 }
 
+// The launch's cluster shape: the kernel's __cluster_dims__ or required
+// cluster size, else the launch attribute, else one block. Checked as an
+// sm_90 checks it: only where the profile has clusters, the grid a multiple
+// of it, at most 8 blocks (16 with cudaFuncAttributeNonPortableClusterSizeAllowed).
+cudaError_t resolve_cluster(launch_shape& shape, const kernel_info& kernel, const void* function) {
+  const dim3 compiled = compiled_cluster_dims(function);
+  const dim3 required(kernel.required_cluster[0].load(), kernel.required_cluster[1].load(),
+                      kernel.required_cluster[2].load());
+  const auto given = [](dim3 d) { return d.x != 0 && d.y != 0 && d.z != 0; };
+  const auto same = [](dim3 a, dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; };
+  dim3 cluster = given(compiled) ? compiled : given(required) ? required : dim3(1, 1, 1);
+  if (given(shape.cluster)) {
+    if ((given(compiled) || given(required)) && !same(cluster, shape.cluster)) return cudaErrorInvalidClusterSize;
+    cluster = shape.cluster;
+  }
+  const unsigned long long size = 1ull * cluster.x * cluster.y * cluster.z;
+  const device_profile& p = active_profile();
+  if (size > 1 && p.max_cluster_size == 0) return cudaErrorInvalidClusterSize;
+  if (shape.grid.x % cluster.x != 0 || shape.grid.y % cluster.y != 0 || shape.grid.z % cluster.z != 0) {
+    return cudaErrorInvalidClusterSize;
+  }
+  const unsigned long long limit = kernel.non_portable_cluster_size.load() ? 2ull * unsigned(p.max_cluster_size)
+                                                                           : unsigned(p.max_cluster_size);
+  if (size > 1 && size > limit) return cudaErrorInvalidClusterSize;
+  shape.cluster = cluster;
+  return cudaSuccess;
+}
+
 }  // namespace
 
-cudaError_t launch_kernel(const launch_shape& shape, kernel_invocation invocation) {
+cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invocation) {
   if (cudaError_t e = context_error()) return e;
   if (invocation.function == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
   kernel_info& kernel = kernel_record(invocation.function);
   std::size_t shared_limit = 0;
+  launch_shape shape = requested;
   if (cudaError_t e = validate(shape, kernel, shared_limit)) return set_error(e);
+  if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
 
   std::lock_guard lock(launch_mutex);
   const device_profile& p = active_profile();
   grid_job grid(shape, std::move(invocation), kernel, shared_limit);
   // A cooperative grid runs on one worker with every block resident, so that
-  // grid.sync() waits with no thread on another OS thread to wake.
-  const unsigned int resident = shape.cooperative ? unsigned(grid.block_count()) : resident_blocks_per_worker();
+  // grid.sync() waits with no thread on another OS thread to wake. A worker
+  // holds at least one whole cluster.
+  const unsigned int cluster_blocks = shape.cluster.x * shape.cluster.y * shape.cluster.z;
+  const unsigned int resident = shape.cooperative ? unsigned(grid.block_count())
+                                                  : std::max(resident_blocks_per_worker(), cluster_blocks);
   const worker_settings settings{fiber_stack_bytes(), resident, p.shared_mem_per_block_optin + 4096};
   pool_of_size(worker_count()).run(grid, settings, shape.cooperative ? 1u : worker_count());
 
@@ -108,6 +141,25 @@ cudaError_t launch_registered(const void* func, const cusim::detail::launch_shap
 
 }  // namespace
 
+namespace cusim::detail {
+launch_shape launch_shape_of(const cudaLaunchConfig_t& config) {
+  launch_shape shape{config.gridDim, config.blockDim, config.dynamicSmemBytes, config.stream};
+  for (unsigned int i = 0; i < config.numAttrs && config.attrs != nullptr; ++i) {
+    const cudaLaunchAttribute& a = config.attrs[i];
+    if (a.id == cudaLaunchAttributeCooperative) shape.cooperative = a.val.cooperative != 0;
+    if (a.id == cudaLaunchAttributeClusterDimension) {
+      shape.cluster = dim3(a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z);
+    }
+  }
+  return shape;
+}
+}  // namespace cusim::detail
+
+extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  if (config == nullptr) return cusim::detail::set_error(cudaErrorInvalidValue);
+  return launch_registered(func, cusim::detail::launch_shape_of(*config), args, "cudaLaunchKernelExC");
+}
+
 extern "C" cudaError_t cudaLaunchKernel(const void* func, dim3 grid_dim, dim3 block_dim, void** args, size_t sharedMem,
                                         cudaStream_t stream) {
   return launch_registered(func, {grid_dim, block_dim, sharedMem, stream, false}, args, "cudaLaunchKernel");
@@ -137,6 +189,18 @@ extern "C" cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute 
     case cudaFuncAttributePreferredSharedMemoryCarveout:
       if (value < -1 || value > 100) return set_error(cudaErrorInvalidValue);
       return cudaSuccess;  // a hint: no effect on the CPU
+    case cudaFuncAttributeRequiredClusterWidth:
+    case cudaFuncAttributeRequiredClusterHeight:
+    case cudaFuncAttributeRequiredClusterDepth:
+      if (value < 0 || p.max_cluster_size == 0) return set_error(cudaErrorInvalidValue);
+      kernel.required_cluster[attr - cudaFuncAttributeRequiredClusterWidth].store(unsigned(value));
+      return cudaSuccess;
+    case cudaFuncAttributeNonPortableClusterSizeAllowed:
+      if (value < 0 || value > 1 || p.max_cluster_size == 0) return set_error(cudaErrorInvalidValue);
+      kernel.non_portable_cluster_size.store(value == 1);
+      return cudaSuccess;
+    case cudaFuncAttributeClusterSchedulingPolicyPreference:
+      return cudaSuccess;  // a hint
     default:
       return set_error(cudaErrorInvalidValue);
   }

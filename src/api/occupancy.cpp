@@ -42,3 +42,33 @@ extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlo
                                                                     size_t dynamicSMemSize) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
 }
+
+extern "C" cudaError_t cudaOccupancyMaxPotentialClusterSize(int* clusterSize, const void* func,
+                                                           const cudaLaunchConfig_t* config) {
+  using namespace cusim::detail;
+  if (cudaError_t e = context_error()) return e;
+  if (clusterSize == nullptr || config == nullptr) return set_error(cudaErrorInvalidValue);
+  if (func == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
+  const cusim::device_profile& p = cusim::active_profile();
+  const bool non_portable = kernel_record(func).non_portable_cluster_size.load();
+  *clusterSize = non_portable ? 2 * p.max_cluster_size : p.max_cluster_size;
+  return cudaSuccess;
+}
+
+// Clusters are placed whole on groups of multiprocessors; cusim counts the
+// blocks the whole device holds and divides by the cluster size.
+extern "C" cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, const void* func,
+                                                     const cudaLaunchConfig_t* config) {
+  using namespace cusim::detail;
+  if (cudaError_t e = context_error()) return e;
+  if (numClusters == nullptr || config == nullptr) return set_error(cudaErrorInvalidValue);
+  if (func == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
+  const launch_shape shape = launch_shape_of(*config);
+  const dim3 compiled = compiled_cluster_dims(func);
+  const dim3 cluster = compiled.x != 0 ? compiled : (shape.cluster.x != 0 ? shape.cluster : dim3(1, 1, 1));
+  const unsigned int threads = shape.block.x * shape.block.y * shape.block.z;
+  const int per_sm = resident_blocks_per_multiprocessor(kernel_record(func), threads, shape.dynamic_shared_bytes);
+  const unsigned int size = cluster.x * cluster.y * cluster.z;
+  *numClusters = size == 0 ? 0 : per_sm * cusim::active_profile().multiprocessor_count / int(size);
+  return cudaSuccess;
+}

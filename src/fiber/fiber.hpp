@@ -7,6 +7,8 @@
 #include <cusim/detail/device_api.hpp>
 #include <cusim/detail/warp_api.hpp>
 
+#include <cstdint>
+
 #include "fiber/context.hpp"
 #include "fiber/stack.hpp"
 
@@ -27,6 +29,7 @@ class fiber {
   fiber* next = nullptr;            // intrusive link (ready queue, wait list, idle list)
   barrier_outcome barrier_result{};  // handed over by whoever released the barrier it waited at
   warp_result warp_outcome{};        // handed over by whoever completed the warp collective it waited at
+  std::uint64_t cluster_phase = 0;   // the cluster barrier phase it waits for, or last arrived at
 
  private:
   static void entry(void* self);

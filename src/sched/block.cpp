@@ -4,6 +4,9 @@
 #include <atomic>
 
 #include <fmt/format.h>
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#endif
 
 namespace cusim::detail {
 
@@ -58,6 +61,12 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   arena_used_ = align_up(grid.shape().dynamic_shared_bytes, shared_alignment);
   static_bytes_ = 0;
   slots_.clear();
+  cluster = nullptr;
+  cluster_rank = 0;
+  finished = false;
+#ifdef __SANITIZE_ADDRESS__
+  ASAN_UNPOISON_MEMORY_REGION(arena_.get(), arena_capacity_);
+#endif
   fibers.clear();
 }
 
@@ -124,6 +133,30 @@ bool block_state::release_if_exits_completed(fiber_queue& woken) {
   return true;
 }
 
+bool block_state::owns_shared(const void* p) const {
+  const auto* b = static_cast<const std::byte*>(p);
+  return b >= arena_.get() && b < arena_.get() + arena_capacity_;
+}
+
+void* block_state::same_place_in(block_state& peer, const void* p) {
+  const std::size_t offset = static_cast<std::size_t>(static_cast<const std::byte*>(p) - arena_.get());
+  if (offset < grid_->shape().dynamic_shared_bytes) return peer.arena_.get() + offset;  // the same in every block
+  for (const slot& s : slots_) {
+    if (offset >= s.offset && offset < s.offset + s.site->size) {
+      // Static variables get their place at first use, so it may differ between blocks.
+      auto* there = static_cast<std::byte*>(peer.shared_slot(*s.site));
+      return there == nullptr ? nullptr : there + (offset - s.offset);
+    }
+  }
+  return nullptr;
+}
+
+void block_state::retire_shared_memory() {
+#ifdef __SANITIZE_ADDRESS__
+  ASAN_POISON_MEMORY_REGION(arena_.get(), arena_capacity_);
+#endif
+}
+
 std::string block_state::describe_waits() const {
   std::string text;
   for (std::size_t w = 0; w < warps_.size(); ++w) {
@@ -147,7 +180,7 @@ void* block_state::shared_slot(shared_site& site) {
   if (total > grid_->shared_limit() || end > arena_capacity_) return nullptr;
   arena_used_ = end;
   static_bytes_ += site.size;
-  slots_.push_back({id, offset});
+  slots_.push_back({&site, id, offset});
   return arena_.get() + offset;
 }
 

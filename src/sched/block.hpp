@@ -25,6 +25,7 @@ class block_state {
   uint3 block_idx() const { return block_idx_; }
   std::uint64_t linear_index() const { return linear_; }
   unsigned int thread_count() const { return thread_count_; }
+  unsigned int exited_threads() const { return exited_; }
 
   // Gives the next unstarted thread to `thread`; false when all have started.
   bool take_thread(thread_context& thread);
@@ -46,6 +47,20 @@ class block_state {
   warp_state& warp_of(unsigned int linear_tid) { return warps_[linear_tid / lanes_per_warp]; }
   // What the block's threads wait for, for a report of a block that cannot go on.
   std::string describe_waits() const;
+
+  // Clusters: the cluster this block belongs to (null when none), its rank
+  // there, and whether it has finished while its cluster still runs.
+  class cluster_state* cluster = nullptr;
+  unsigned int cluster_rank = 0;
+  bool finished = false;
+  // Whether `p` points into this block's shared memory, and the same
+  // place in `peer`'s (the same variable, at the same offset in it), or
+  // nullptr if `p` is in none of this block's variables.
+  bool owns_shared(const void* p) const;
+  void* same_place_in(block_state& peer, const void* p);
+  // After the block finishes while its cluster runs: reads of its shared
+  // memory are errors (found by AddressSanitizer in ASan builds).
+  void retire_shared_memory();
 
   // The block's storage for a static __shared__ site; nullptr when it does
   // not fit in what the launch allows (static + dynamic <= grid.shared_limit()).
@@ -75,6 +90,7 @@ class block_state {
   fiber_queue barrier_waiters_;
 
   struct slot {
+    shared_site* site;
     unsigned int site_id;
     std::size_t offset;
   };

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "api/errors.hpp"
+#include "fiber/fiber.hpp"
 #include "sched/block.hpp"
 #include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
@@ -35,6 +36,23 @@ void grid_barrier(const char* file, unsigned int line) { device_worker("grid.syn
 bool grid_is_cooperative() {
   device_worker("grid_group::is_valid()");
   return current_thread->block->grid().shape().cooperative;
+}
+
+dim3 cluster_dims() {
+  device_worker("cluster_group");
+  return current_thread->block->grid().shape().cluster;
+}
+std::uint64_t cluster_arrive() { return device_worker("cluster.barrier_arrive()").cluster_arrive(); }
+void cluster_wait(std::uint64_t phase) { device_worker("cluster.barrier_wait()").cluster_wait(phase); }
+std::uint64_t cluster_last_arrival() {
+  device_worker("cluster.barrier_wait()");
+  return current_thread->self->cluster_phase;
+}
+void* cluster_map_shared(void* address, unsigned int rank, const char* file, unsigned int line) {
+  return device_worker("cluster.map_shared_rank()").cluster_map_shared(address, rank, file, line);
+}
+unsigned int cluster_query_rank(const void* address) {
+  return device_worker("cluster.query_shared_rank()").cluster_query_rank(address);
 }
 
 CUSIM_THREAD_LOCAL unsigned int atomics_since_spin_point = 0;

@@ -19,6 +19,14 @@ uint3 grid_job::block_index(std::uint64_t linear) const {
                static_cast<unsigned>(linear / (gx * gy))};
 }
 
+std::uint64_t grid_job::cluster_block_linear(std::uint64_t cluster, unsigned int rank) const {
+  const dim3 c = shape_.cluster, g = shape_.grid;
+  const std::uint64_t across_x = g.x / c.x, across_y = g.y / c.y;
+  const std::uint64_t cx = cluster % across_x, cy = cluster / across_x % across_y, cz = cluster / (across_x * across_y);
+  const std::uint64_t bx = cx * c.x + rank % c.x, by = cy * c.y + rank / c.x % c.y, bz = cz * c.z + rank / (c.x * c.y);
+  return bx + g.x * (by + std::uint64_t{g.y} * bz);
+}
+
 void grid_job::abort(cudaError_t error) {
   cudaError_t expected = cudaSuccess;
   error_.compare_exchange_strong(expected, error, std::memory_order_acq_rel);

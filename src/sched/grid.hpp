@@ -35,6 +35,17 @@ class grid_job {
   }
   uint3 block_index(std::uint64_t linear) const;
 
+  // Clusters (a grid without them has clusters of one block): how many
+  // blocks one holds, handing them out whole, and the linear index of the
+  // block of rank `rank` (x fastest) in cluster `cluster`.
+  unsigned int cluster_blocks() const { return shape_.cluster.x * shape_.cluster.y * shape_.cluster.z; }
+  bool take_cluster(std::uint64_t& cluster) {
+    if (aborted()) return false;
+    cluster = next_block_.fetch_add(1, std::memory_order_relaxed);
+    return cluster < block_count_ / cluster_blocks();
+  }
+  std::uint64_t cluster_block_linear(std::uint64_t cluster, unsigned int rank) const;
+
   // Ends the grid early with `error` (the first error wins): no block or
   // thread starts after this, as when a GPU traps.
   void abort(cudaError_t error);

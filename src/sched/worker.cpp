@@ -46,8 +46,10 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
       reclaim_aborted_blocks();
       continue;
     }
-    std::uint64_t linear = 0;
-    while (resident_.size() < settings_.resident_blocks && grid.take_block(linear)) admit_block(linear);
+    std::uint64_t cluster = 0;
+    while (resident_.size() + grid.cluster_blocks() <= settings_.resident_blocks && grid.take_cluster(cluster)) {
+      admit_cluster(cluster);
+    }
     if (fiber* f = ready_.pop_front()) {
       resume(*f);
       continue;
@@ -61,7 +63,26 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
   current_thread = nullptr;
 }
 
-void worker::admit_block(std::uint64_t linear) {
+void worker::admit_cluster(std::uint64_t cluster) {
+  const unsigned int size = grid_->cluster_blocks();
+  if (size == 1) {
+    admit_block(grid_->cluster_block_linear(cluster, 0));
+    return;
+  }
+  std::vector<block_state*> blocks;
+  for (unsigned int rank = 0; rank < size; ++rank) {
+    block_state& block = admit_block(grid_->cluster_block_linear(cluster, rank));
+    blocks.push_back(&block);
+  }
+  auto& state = *clusters_.emplace_back(std::make_unique<cluster_state>());
+  state.start(blocks, std::uint64_t{size} * grid_->threads_per_block());
+  for (unsigned int rank = 0; rank < size; ++rank) {
+    blocks[rank]->cluster = &state;
+    blocks[rank]->cluster_rank = rank;
+  }
+}
+
+block_state& worker::admit_block(std::uint64_t linear) {
   block_state* block = nullptr;
   auto spare = std::find_if(block_pool_.begin(), block_pool_.end(), [&](const auto& b) {
     return std::find(resident_.begin(), resident_.end(), b.get()) == resident_.end();
@@ -75,6 +96,7 @@ void worker::admit_block(std::uint64_t linear) {
   block->start(*grid_, linear);
   resident_.push_back(block);
   start_fiber_for(*block, /*run_next=*/false);
+  return *block;
 }
 
 void worker::start_fiber_for(block_state& block, bool run_next) {
@@ -89,10 +111,27 @@ void worker::start_fiber_for(block_state& block, bool run_next) {
   if (run_next) ready_.push_front(f); else ready_.push_back(f);
 }
 
+// A block of a cluster stays resident, its shared memory retired, until the
+// cluster's last block finishes: until then no other block may take its place.
 void worker::finish_block(block_state& block) {
   kernel_info& kernel = grid_->kernel();
   kernel.note_static_shared(block.static_shared_bytes());
-  resident_.erase(std::find(resident_.begin(), resident_.end(), &block));
+  cluster_state* cluster = block.cluster;
+  if (cluster == nullptr || cluster->size() == 1) {
+    resident_.erase(std::find(resident_.begin(), resident_.end(), &block));
+    if (cluster != nullptr) block.cluster = nullptr;
+    std::erase_if(clusters_, [&](const auto& c) { return c.get() == cluster; });
+    return;
+  }
+  block.finished = true;
+  block.fibers.clear();  // its last thread's fiber is leaving; the others have left
+  block.retire_shared_memory();
+  if (!cluster->block_finished()) return;
+  for (block_state* member : cluster->blocks()) {
+    resident_.erase(std::find(resident_.begin(), resident_.end(), member));
+    member->cluster = nullptr;
+  }
+  std::erase_if(clusters_, [&](const auto& c) { return c.get() == cluster; });
 }
 
 void worker::reclaim_aborted_blocks() {
@@ -103,8 +142,10 @@ void worker::reclaim_aborted_blocks() {
       idle_.push_back(f);
     }
     block->fibers.clear();
+    block->cluster = nullptr;
   }
   resident_.clear();
+  clusters_.clear();
 }
 
 void worker::grid_barrier(const char* file, unsigned int line) {
@@ -128,6 +169,87 @@ void worker::grid_barrier(const char* file, unsigned int line) {
   // Not complete while the block has threads to start: a fiber of their own carries on with them.
   if (block.has_unstarted_threads()) start_fiber_for(block, true);
   switch_away(self);
+}
+
+template <class... Args>
+void worker::fail_in_kernel(fmt::format_string<Args...> format, Args&&... args) {
+  {
+    const thread_context& t = running_->thread;
+    report("kernel {}: block ({},{},{}), thread ({},{},{}): {} The grid stops (cudaErrorLaunchFailure).",
+           t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x,
+           t.thread_idx.y, t.thread_idx.z, fmt::format(format, std::forward<Args>(args)...));
+    t.block->grid().abort(cudaErrorLaunchFailure);
+  }
+  abandon_thread();
+}
+
+cluster_state& worker::cluster_of(block_state& block) {
+  if (block.cluster == nullptr) {
+    // A grid launched without clusters: on sm_90 each block is a cluster of one.
+    auto& state = *clusters_.emplace_back(std::make_unique<cluster_state>());
+    state.start({&block}, block.thread_count());
+    for (unsigned int i = 0; i < block.exited_threads(); ++i) {
+      fiber_queue none;
+      state.thread_exited(none);
+    }
+    block.cluster = &state;
+  }
+  return *block.cluster;
+}
+
+std::uint64_t worker::cluster_arrive() {
+  fiber& self = *running_;
+  block_state& block = *self.thread.block;
+  if (block.grid().aborted()) abandon_thread();
+  fiber_queue woken;
+  self.cluster_phase = cluster_of(block).arrive(woken);
+  ready_.append(woken);
+  return self.cluster_phase;
+}
+
+void worker::cluster_wait(std::uint64_t phase) {
+  fiber& self = *running_;
+  block_state& block = *self.thread.block;
+  cluster_state& cluster = cluster_of(block);
+  if (cluster.passed(phase)) return;
+  cluster.park(self, phase);
+  if (block.has_unstarted_threads()) start_fiber_for(block, /*run_next=*/true);
+  switch_away(self);
+  if (block.grid().aborted()) abandon_thread();
+}
+
+void* worker::cluster_map_shared(void* address, unsigned int rank, const char* file, unsigned int line) {
+  block_state& block = *running_->thread.block;
+  cluster_state& cluster = cluster_of(block);
+  if (!block.owns_shared(address)) {
+    fail_in_kernel("map_shared_rank at {}:{} was given {}, which is not in this block's shared memory.", file, line,
+                   address);
+  }
+  if (rank >= cluster.size()) {
+    fail_in_kernel("map_shared_rank at {}:{} asks for block rank {} of a cluster of {} blocks.", file, line, rank,
+                   cluster.size());
+  }
+  block_state& peer = cluster.block(rank);
+  if (peer.finished) {
+    const uint3 b = peer.block_idx();
+    fail_in_kernel("map_shared_rank at {}:{} maps the shared memory of block ({},{},{}) (cluster rank {}), which has "
+                   "already exited: its shared memory is gone. A cluster.sync() before any block exits keeps every "
+                   "block's shared memory alive while others use it.",
+                   file, line, b.x, b.y, b.z, rank);
+  }
+  void* mapped = block.same_place_in(peer, address);
+  if (mapped == nullptr) {
+    fail_in_kernel("map_shared_rank at {}:{}: {} lies in no __shared__ variable of this block.", file, line, address);
+  }
+  return mapped;
+}
+
+unsigned int worker::cluster_query_rank(const void* address) {
+  cluster_state& cluster = cluster_of(*running_->thread.block);
+  for (unsigned int rank = 0; rank < cluster.size(); ++rank) {
+    if (cluster.block(rank).owns_shared(address)) return rank;
+  }
+  return 0;
 }
 
 void worker::grid_thread_exited() {
@@ -242,9 +364,12 @@ void worker::fiber_loop(fiber& self) {
       const unsigned int tid = self.thread.linear_tid;
       bump(activity_.exits);
       fiber_queue woken;
-      if (block->thread_exited(tid, woken)) {
+      const bool last_of_block = block->thread_exited(tid, woken);
+      if (block->cluster != nullptr) block->cluster->thread_exited(woken);
+      if (last_of_block) {
         finish_block(*block);
         if (grid_->shape().cooperative) grid_thread_exited();
+        ready_.append(woken);  // threads of cluster peers that waited for this one
         block_done = true;
         break;
       }

@@ -10,8 +10,11 @@
 #include <memory>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "fiber/fiber.hpp"
 #include "sched/block.hpp"
+#include "sched/cluster.hpp"
 #include "sched/grid.hpp"
 
 namespace cusim::detail {
@@ -50,6 +53,11 @@ class worker {
   // Called by device code on a fiber of this worker.
   barrier_outcome barrier(int predicate);
   void grid_barrier(const char* file, unsigned int line);
+  // Clusters: the barrier (split into arrival and wait) and distributed shared memory.
+  std::uint64_t cluster_arrive();
+  void cluster_wait(std::uint64_t phase);
+  void* cluster_map_shared(void* address, unsigned int rank, const char* file, unsigned int line);
+  unsigned int cluster_query_rank(const void* address);
   warp_result warp_collective(const warp_call& call);
   // The running thread steps aside for the others of its block (progress.hpp).
   void spin_point();
@@ -59,7 +67,13 @@ class worker {
   void fiber_loop(fiber& self);
 
  private:
-  void admit_block(std::uint64_t linear);
+  block_state& admit_block(std::uint64_t linear);
+  void admit_cluster(std::uint64_t cluster);
+  cluster_state& cluster_of(block_state& block);  // a block of a cluster-less grid gets one of its own
+  // Reports a misuse by the running thread (naming its block and thread),
+  // stops the grid and abandons the thread.
+  template <class... Args>
+  [[noreturn]] void fail_in_kernel(fmt::format_string<Args...> format, Args&&... args);
   void start_fiber_for(block_state& block, bool run_next);
   void finish_block(block_state& block);
   void reclaim_aborted_blocks();
@@ -93,6 +107,7 @@ class worker {
   std::vector<std::unique_ptr<fiber>> fibers_;
   std::vector<std::unique_ptr<block_state>> block_pool_;
   std::vector<block_state*> resident_;
+  std::vector<std::unique_ptr<cluster_state>> clusters_;  // running
   grid_job* grid_ = nullptr;
   worker_settings settings_{};
   // grid.sync() of the cooperative grid this worker runs (alone).

@@ -81,6 +81,8 @@ class rewriter {
           rewrite_constant();
         } else if (word == kernel_marker) {
           note_kernel_declaration();
+        } else if (word == cluster_marker) {
+          take_cluster_dims();
         } else {
           if (word == "template") template_pending_ = true;
           out_.append(word);
@@ -89,7 +91,10 @@ class rewriter {
         }
       } else {
         track_brace(c);
-        if (c == ';' || c == '{' || c == '}') template_pending_ = false;
+        if (c == ';' || c == '{' || c == '}') {
+          template_pending_ = false;
+          pending_cluster_dims_.clear();
+        }
         out_.push_back(c);
         ++pos_;
         if (!std::isspace(static_cast<unsigned char>(c))) last_word_ = {};
@@ -318,6 +323,19 @@ class rewriter {
   static constexpr std::string_view kernel_marker = "__cusim_global__";
   static constexpr std::size_t declaration_reach = 4096;
 
+  static constexpr std::string_view cluster_marker = "__cusim_cluster_dims__";
+
+  // `__cluster_dims__(2, 1, 1)` (as its marker): removed, its arguments kept
+  // for the kernel it belongs to (written before or after __global__).
+  void take_cluster_dims() {
+    const std::size_t open = src_.find_first_not_of(" \t", pos_ + cluster_marker.size());
+    const std::size_t close = open == std::string::npos || src_[open] != '(' ? std::string::npos : matching_close(open);
+    if (close == std::string::npos) throw rewrite_error("__cluster_dims__ without its (x, y, z)");
+    pending_cluster_dims_ = src_.substr(open + 1, close - open - 1);
+    for (std::size_t i = pos_; i <= close; ++i) out_ += src_[i] == '\n' ? '\n' : ' ';
+    pos_ = close + 1;
+  }
+
   void note_kernel_declaration() {
     const bool is_template = template_pending_;
     out_.append(kernel_marker.size(), ' ');  // keeps the columns of what follows
@@ -334,9 +352,11 @@ class rewriter {
       std::size_t begin = end;
       while (begin > at && is_ident_char(src_[begin - 1])) --begin;
       const std::string word = src_.substr(begin, end - begin);
-      if (word == "__attribute__" || word == "__declspec" || word == "alignas" || word == "__launch_bounds__") {
+      if (word == "__attribute__" || word == "__declspec" || word == "alignas" || word == "__launch_bounds__" ||
+          word == cluster_marker) {
         const std::size_t close = matching_close(paren);
         if (close == std::string::npos) return;
+        if (word == cluster_marker) pending_cluster_dims_ = src_.substr(paren + 1, close - paren - 1);
         at = close + 1;
         continue;
       }
@@ -366,9 +386,17 @@ class rewriter {
       if (end == std::string::npos) return;
     }
     const std::string parameters = parameters_without_defaults(src_.substr(open_paren, close + 1 - open_paren));
+    std::string cluster;
+    if (!pending_cluster_dims_.empty()) {
+      cluster = ", dim3(" + pending_cluster_dims_ + ")";
+      for (char& c : cluster) {
+        if (c == '\n') c = ' ';
+      }
+      pending_cluster_dims_.clear();
+    }
     pending_registrations_.push_back(
         {end + 1, " static const ::cusim::detail::kernel_registration<void" + parameters + "> cusim_kernel_registration_" +
-                      std::to_string(registration_counter_++) + "(" + name + ", \"" + name + "\");"});
+                      std::to_string(registration_counter_++) + "(" + name + ", \"" + name + "\"" + cluster + ");"});
   }
   // The '}' closing the '{' at `open`, skipping literals; npos if none.
   std::size_t closing_brace(std::size_t open) const {
@@ -684,7 +712,8 @@ class rewriter {
     std::string text;
   };
   std::vector<registration> pending_registrations_;
-  unsigned registration_counter_ = 0;  // out_'s size at the end of the last launch's replacement
+  unsigned registration_counter_ = 0;
+  std::string pending_cluster_dims_;  // __cluster_dims__ arguments awaiting their kernel  // out_'s size at the end of the last launch's replacement
   std::string marker_file_ = "\"<source>\"";
   unsigned long marker_line_ = 1;
   std::size_t marker_end_ = 0;

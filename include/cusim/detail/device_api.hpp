@@ -3,7 +3,10 @@
 #pragma once
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
+
+#include <vector_types.h>
 
 #include <cusim/detail/config.hpp>
 
@@ -24,6 +27,17 @@ barrier_outcome block_barrier(int predicate);
 void grid_barrier(const char* file, unsigned int line);
 // Whether the running grid was launched cooperatively (grid_group::is_valid).
 bool grid_is_cooperative();
+
+// Clusters (cluster_group): the running block's cluster shape, the cluster
+// barrier's arrival (returns its phase) and wait, and distributed shared
+// memory: the same variable in the block of rank `rank`, and the rank of
+// the block whose shared memory holds `address`.
+dim3 cluster_dims();
+std::uint64_t cluster_arrive();
+void cluster_wait(std::uint64_t phase);
+std::uint64_t cluster_last_arrival();
+void* cluster_map_shared(void* address, unsigned int rank, const char* file, unsigned int line);
+unsigned int cluster_query_rank(const void* address);
 
 // One static __shared__ declaration site (one per template instantiation).
 // Constant-initialised, so a declaration costs no guard check; the id is

@@ -38,6 +38,7 @@ struct launch_shape {
   std::size_t dynamic_shared_bytes;
   cudaStream_t stream;
   bool cooperative = false;  // cudaLaunchCooperativeKernel: every block resident at once, grid.sync() allowed
+  dim3 cluster{0, 0, 0};     // cudaLaunchAttributeClusterDimension; 0: none given at launch
 };
 
 // Validates the launch against the active profile and runs it. Errors are
@@ -63,8 +64,13 @@ cudaError_t launch_from_argument_array(void (*kernel)(Params...), const launch_s
 // kernel it compiles, and every typed launch registers its kernel.
 using argument_array_launcher = cudaError_t (*)(const void* kernel, const launch_shape& shape, void** args,
                                                 const char* name);
-void register_kernel(const void* kernel, argument_array_launcher launcher, const char* name);
+// `cluster`: the kernel's __cluster_dims__, or 0s.
+void register_kernel(const void* kernel, argument_array_launcher launcher, const char* name, dim3 cluster);
 argument_array_launcher registered_launcher(const void* kernel, const char** name);
+// The __cluster_dims__ of a registered kernel; 0s for none.
+dim3 compiled_cluster_dims(const void* kernel);
+// The name cusim-cc registered the kernel under, or nullptr.
+const char* registered_name(const void* kernel);
 
 template <class F>
 struct kernel_registration;
@@ -74,8 +80,8 @@ struct kernel_registration<void(Params...)> {
     return launch_from_argument_array(reinterpret_cast<void (*)(Params...)>(const_cast<void*>(kernel)), shape, args,
                                       name);
   }
-  kernel_registration(void (*kernel)(Params...), const char* name) {
-    register_kernel(reinterpret_cast<const void*>(kernel), &launch, name);
+  kernel_registration(void (*kernel)(Params...), const char* name, dim3 cluster = dim3(0, 0, 0)) {
+    register_kernel(reinterpret_cast<const void*>(kernel), &launch, name, cluster);
   }
 };
 
