@@ -33,11 +33,6 @@ barrier_outcome block_barrier(int predicate) { return device_worker("__syncthrea
 
 void grid_barrier(const char* file, unsigned int line) { device_worker("grid.sync()").grid_barrier(file, line); }
 
-bool grid_is_cooperative() {
-  device_worker("grid_group::is_valid()");
-  return current_thread->block->grid().shape().cooperative;
-}
-
 dim3 cluster_dims() {
   device_worker("cluster_group");
   return current_thread->block->grid().shape().cluster;

@@ -25,8 +25,6 @@ barrier_outcome block_barrier(int predicate);
 // that has not exited has arrived. Only in cooperative launches; elsewhere
 // the call is reported and the grid stops.
 void grid_barrier(const char* file, unsigned int line);
-// Whether the running grid was launched cooperatively (grid_group::is_valid).
-bool grid_is_cooperative();
 
 // Clusters (cluster_group): the running block's cluster shape, the cluster
 // barrier's arrival (returns its phase) and wait, and distributed shared
