@@ -255,42 +255,115 @@ class coalesced_group : public thread_group {
 };
 inline coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
 
-// A tile of N consecutive threads of the block (N a power of two, at most 32).
-template <unsigned int N>
-class thread_block_tile : public details::lane_group {
-  static_assert(N > 0 && N <= 32 && (N & (N - 1)) == 0,
-                "thread_block_tile<N>: cusim supports tiles of 1, 2, 4, 8, 16 or 32 threads");
+namespace details {
 
+// A tile of N consecutive threads of one warp (N a power of two, at most 32).
+template <unsigned int N>
+class warp_tile : public lane_group {
  public:
   static constexpr unsigned int tile_mask() { return N == 32 ? 0xffffffffu : (1u << N) - 1u; }
-  thread_block_tile() : details::lane_group(tile_mask() << (details::lane_id() & ~(N - 1))) {}
+  warp_tile() : lane_group(tile_mask() << (lane_id() & ~(N - 1))) {}
 
   static constexpr unsigned int num_threads() { return N; }
   static constexpr unsigned int size() { return N; }
-  unsigned int thread_rank() const { return details::lane_id() & (N - 1); }
-  unsigned int meta_group_rank() const { return details::linear_thread_id() / N; }
-  unsigned int meta_group_size() const { return (details::block_thread_count() + N - 1) / N; }
+  unsigned int thread_rank() const { return lane_id() & (N - 1); }
+  unsigned int meta_group_rank() const { return linear_thread_id() / N; }
+  unsigned int meta_group_size() const { return (block_thread_count() + N - 1) / N; }
 
   template <class T>
   T shfl(T var, int src_rank) const {
-    return details::shuffle_any(var, [&](unsigned long long bits) { return __shfl_sync(mask_, bits, src_rank, N); });
+    return shuffle_any(var, [&](unsigned long long bits) { return __shfl_sync(mask_, bits, src_rank, N); });
   }
   template <class T>
   T shfl_up(T var, unsigned int delta) const {
-    return details::shuffle_any(var, [&](unsigned long long bits) { return __shfl_up_sync(mask_, bits, delta, N); });
+    return shuffle_any(var, [&](unsigned long long bits) { return __shfl_up_sync(mask_, bits, delta, N); });
   }
   template <class T>
   T shfl_down(T var, unsigned int delta) const {
-    return details::shuffle_any(var,
+    return shuffle_any(var,
                                 [&](unsigned long long bits) { return __shfl_down_sync(mask_, bits, delta, N); });
   }
   template <class T>
   T shfl_xor(T var, unsigned int lane_mask) const {
-    return details::shuffle_any(
+    return shuffle_any(
         var, [&](unsigned long long bits) { return __shfl_xor_sync(mask_, bits, static_cast<int>(lane_mask), N); });
   }
 
-  operator thread_group() const { return thread_group(mask_).with_meta(meta_group_rank(), meta_group_size()); }
+};
+
+// A tile of N consecutive threads spanning whole warps (N = 64, 128, 256 or
+// 512, as CUDA allows): sync() is a barrier of those threads, and the
+// collectives pass values through 8 bytes of block scratch a thread,
+// between two syncs.
+template <unsigned int N>
+class multi_warp_tile {
+ public:
+  static constexpr unsigned int num_threads() { return N; }
+  static constexpr unsigned int size() { return N; }
+  unsigned int thread_rank() const { return linear_thread_id() % N; }
+  unsigned int meta_group_rank() const { return linear_thread_id() / N; }
+  unsigned int meta_group_size() const { return (block_thread_count() + N - 1) / N; }
+  void sync() const { ::cusim::detail::partial_block_barrier(first(), N); }
+
+  template <class T>
+  T shfl(T var, unsigned int src_rank) const {
+    const unsigned long long* values = exchange(var);
+    return from_bits<T>(values[first() + src_rank % N]);
+  }
+  int any(int predicate) const { return fold(predicate != 0 ? 1 : 0, [](int a, int b) { return a | b; }); }
+  int all(int predicate) const { return fold(predicate != 0 ? 1 : 0, [](int a, int b) { return a & b; }); }
+
+  // op over every thread's value, in rank order (for reduce).
+  template <class T, class Op>
+  T fold(T value, Op op, unsigned int through_rank = N) const {
+    const unsigned long long* values = exchange(value);
+    const unsigned int present = block_thread_count() - first() < N ? block_thread_count() - first() : N;
+    const unsigned int last = through_rank < present ? through_rank : present;
+    T acc = from_bits<T>(values[first()]);
+    for (unsigned int r = 1; r < last; ++r) acc = op(acc, from_bits<T>(values[first() + r]));
+    return acc;
+  }
+
+ private:
+  unsigned int first() const { return linear_thread_id() / N * N; }
+  template <class T>
+  static T from_bits(unsigned long long bits) {
+    T value;
+    std::memcpy(&value, &bits, sizeof(T));
+    return value;
+  }
+  // Every thread of the tile publishes `value`; the tile's values, once all are in.
+  template <class T>
+  const unsigned long long* exchange(const T& value) const {
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>,
+                  "collectives of tiles larger than 32 threads take values of at most 8 bytes, as in CUDA");
+    unsigned long long* scratch = reinterpret_cast<unsigned long long*>(::cusim::detail::block_scratch());
+    sync();  // everyone has read what the previous collective left
+    unsigned long long bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    scratch[linear_thread_id()] = bits;
+    sync();
+    return scratch;
+  }
+};
+
+template <unsigned int N>
+using tile_base = std::conditional_t<(N <= 32), warp_tile<N>, multi_warp_tile<N>>;
+
+}  // namespace details
+
+// A tile of N consecutive threads of the block: N a power of two up to 512.
+template <unsigned int N>
+class thread_block_tile : public details::tile_base<N> {
+  static_assert(N > 0 && N <= 512 && (N & (N - 1)) == 0,
+                "thread_block_tile<N>: N must be a power of two, at most 512 (as in CUDA)");
+
+ public:
+  operator thread_group() const
+    requires(N <= 32)
+  {
+    return thread_group(this->get_mask()).with_meta(this->meta_group_rank(), this->meta_group_size());
+  }
 };
 
 template <unsigned int N, class Parent>
@@ -337,8 +410,12 @@ void sync(const Group& group) {
 // Tiles combine by halves (shfl_xor); other groups rank by rank.
 template <unsigned int N, class T, class Op>
 T reduce(const thread_block_tile<N>& tile, T value, Op op) {
-  for (unsigned int half = N / 2; half > 0; half /= 2) value = op(value, tile.shfl_xor(value, half));
-  return value;
+  if constexpr (N <= 32) {
+    for (unsigned int half = N / 2; half > 0; half /= 2) value = op(value, tile.shfl_xor(value, half));
+    return value;
+  } else {
+    return tile.fold(value, op);
+  }
 }
 // Groups whose threads are a tile or the coalesced lanes of a warp, as
 // CUDA's reduce and scans require (a thread_group from the dynamic
@@ -356,6 +433,17 @@ T reduce(const Group& group, T value, Op op) {
 }
 
 // Scans over the ranks of the group: rank r gets op over ranks 0..r (inclusive) or 0..r-1 (exclusive).
+template <unsigned int N, class T, class Op>
+  requires(N > 32)
+T inclusive_scan(const thread_block_tile<N>& tile, T value, Op op) {
+  return tile.fold(value, op, tile.thread_rank() + 1);
+}
+template <unsigned int N, class T, class Op>
+  requires(N > 32)
+T exclusive_scan(const thread_block_tile<N>& tile, T value, Op op) {
+  const T before = tile.fold(value, op, tile.thread_rank());
+  return tile.thread_rank() == 0 ? T{} : before;
+}
 template <class Group, class T, class Op>
   requires reducible_group<Group> || requires { Group::size(); }
 T inclusive_scan(const Group& group, T value, Op op) {

@@ -49,6 +49,8 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   thread_count_ = grid.threads_per_block();
   next_thread_ = 0;
   exited_ = 0;
+  thread_exited_.assign(thread_count_, false);
+  partial_barriers_.clear();
   barrier_arrived_ = 0;
   barrier_true_ = 0;
   barrier_waiters_ = fiber_queue{};
@@ -96,8 +98,37 @@ bool block_state::take_thread(thread_context& thread) {
 
 bool block_state::thread_exited(unsigned int linear_tid, fiber_queue& woken) {
   ++exited_;
+  thread_exited_[linear_tid] = true;
   warp_of(linear_tid).lane_exited(linear_tid % lanes_per_warp, woken);
+  if (!partial_barriers_.empty()) complete_partial_barriers(woken);
   return exited_ == thread_count_;
+}
+
+bool block_state::partial_barrier_arrive(fiber& self, unsigned int first, unsigned int count, fiber_queue& woken) {
+  auto it = std::find_if(partial_barriers_.begin(), partial_barriers_.end(),
+                         [&](const partial_barrier& b) { return b.first == first && b.count == count; });
+  if (it == partial_barriers_.end()) it = partial_barriers_.insert(partial_barriers_.end(), {first, count, 0, {}});
+  ++it->arrived;
+  it->waiters.push_back(&self);
+  const std::size_t before = partial_barriers_.size();
+  complete_partial_barriers(woken);
+  return partial_barriers_.size() < before;
+}
+
+void block_state::complete_partial_barriers(fiber_queue& woken) {
+  std::erase_if(partial_barriers_, [&](partial_barrier& b) {
+    unsigned int exited = 0;
+    for (unsigned int t = b.first; t < b.first + b.count && t < thread_count_; ++t) exited += thread_exited_[t];
+    const unsigned int present = std::min(b.count, thread_count_ - std::min(b.first, thread_count_));
+    if (b.arrived + exited < present) return false;
+    woken.append(b.waiters);
+    return true;
+  });
+}
+
+std::uint64_t* block_state::scratch() {
+  if (scratch_.size() < thread_count_) scratch_.resize(thread_count_);
+  return scratch_.data();
 }
 
 bool block_state::barrier_arrive(fiber& self, int predicate, fiber_queue& woken, barrier_outcome& outcome) {

@@ -62,6 +62,13 @@ class block_state {
   // memory are errors (found by AddressSanitizer in ASan builds).
   void retire_shared_memory();
 
+  // Barriers of part of the block (multi-warp tiles of cooperative groups):
+  // threads [first, first + count). Completes when every one of them that
+  // has not exited has arrived; returns true then, the waiters in `woken`.
+  bool partial_barrier_arrive(fiber& self, unsigned int first, unsigned int count, fiber_queue& woken);
+  // Scratch space of 8 bytes a thread, for collectives of such tiles.
+  std::uint64_t* scratch();
+
   // The block's storage for a static __shared__ site; nullptr when it does
   // not fit in what the launch allows (static + dynamic <= grid.shared_limit()).
   void* shared_slot(shared_site& site);
@@ -84,6 +91,14 @@ class block_state {
   unsigned int exited_ = 0;
 
   std::vector<warp_state> warps_;
+  std::vector<bool> thread_exited_;  // by linear id
+  struct partial_barrier {
+    unsigned int first, count, arrived;
+    fiber_queue waiters;
+  };
+  std::vector<partial_barrier> partial_barriers_;
+  std::vector<std::uint64_t> scratch_;
+  void complete_partial_barriers(fiber_queue& woken);
 
   unsigned int barrier_arrived_ = 0;
   unsigned int barrier_true_ = 0;

@@ -33,6 +33,14 @@ barrier_outcome block_barrier(int predicate) { return device_worker("__syncthrea
 
 void grid_barrier(const char* file, unsigned int line) { device_worker("grid.sync()").grid_barrier(file, line); }
 
+void partial_block_barrier(unsigned int first, unsigned int count) {
+  device_worker("a tile's sync()").partial_barrier(first, count);
+}
+std::uint64_t* block_scratch() {
+  device_worker("a tile's collective");
+  return current_thread->block->scratch();
+}
+
 dim3 cluster_dims() {
   device_worker("cluster_group");
   return current_thread->block->grid().shape().cluster;

@@ -252,6 +252,19 @@ unsigned int worker::cluster_query_rank(const void* address) {
   return 0;
 }
 
+void worker::partial_barrier(unsigned int first, unsigned int count) {
+  fiber& self = *running_;
+  block_state& block = *self.thread.block;
+  if (block.grid().aborted()) abandon_thread();
+  fiber_queue woken;
+  // Complete or not, the arrival is queued as a waiter: the threads leave in arrival order.
+  block.partial_barrier_arrive(self, first, count, woken);
+  ready_.append(woken);
+  if (block.has_unstarted_threads()) start_fiber_for(block, /*run_next=*/true);
+  switch_away(self);
+  if (block.grid().aborted()) abandon_thread();
+}
+
 void worker::grid_thread_exited() {
   ++grid_barrier_.exited;
   release_grid_barrier_if_complete();

@@ -53,6 +53,7 @@ class worker {
   // Called by device code on a fiber of this worker.
   barrier_outcome barrier(int predicate);
   void grid_barrier(const char* file, unsigned int line);
+  void partial_barrier(unsigned int first, unsigned int count);
   // Clusters: the barrier (split into arrival and wait) and distributed shared memory.
   std::uint64_t cluster_arrive();
   void cluster_wait(std::uint64_t phase);

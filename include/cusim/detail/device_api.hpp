@@ -21,6 +21,12 @@ struct barrier_outcome {
 };
 barrier_outcome block_barrier(int predicate);
 
+// The barrier of threads [first, first + count) of the block (a tile of
+// cooperative groups larger than a warp), and 8 bytes of scratch a thread
+// for their collectives.
+void partial_block_barrier(unsigned int first, unsigned int count);
+std::uint64_t* block_scratch();
+
 // grid.sync() of cooperative groups: waits until every thread of the grid
 // that has not exited has arrived. Only in cooperative launches; elsewhere
 // the call is reported and the grid stops.
