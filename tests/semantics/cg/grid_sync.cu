@@ -39,7 +39,7 @@ __global__ void sync_without_cooperation(int* out) {
 
 int main(int argc, char** argv) {
   int *slots, *errors, *flag;
-  cudaMallocManaged(&slots, sizeof(int) * 64 * 128);
+  cudaMallocManaged(&slots, sizeof(int) * 24 * 64);  // the larger of the two grids below
   cudaMallocManaged(&errors, sizeof(int));
   cudaMallocManaged(&flag, sizeof(int) * 128);
   if (argc > 1 && std::strcmp(argv[1], "uncooperative") == 0) {
@@ -57,8 +57,8 @@ int main(int argc, char** argv) {
 
   *errors = 0;
   void* args[] = {&slots, &errors};
-  expect("typed cooperative launch", cudaLaunchCooperativeKernel(rotate, dim3(64), dim3(128), args), cudaSuccess);
-  expect("void* cooperative launch", cudaLaunchCooperativeKernel((void*)rotate, dim3(32), dim3(256), args, 0, 0),
+  expect("typed cooperative launch", cudaLaunchCooperativeKernel(rotate, dim3(24), dim3(64), args), cudaSuccess);
+  expect("void* cooperative launch", cudaLaunchCooperativeKernel((void*)rotate, dim3(8), dim3(128), args, 0, 0),
          cudaSuccess);
   expect("synchronize", cudaDeviceSynchronize(), cudaSuccess);
   expect("reads that saw another block's write of the same round too early or too late", *errors, 0);
