@@ -16,7 +16,9 @@ for spec in "$@"; do
   arg=${arg#:}
   name=$(basename "$file" .cu)
   echo "== $name${arg:+ $arg}" >> "$log"
-  if [ ! -x "$work/$name" ] && ! nvcc -arch=sm_90 -o "$work/$name" "$file" > "$work/$name.build" 2>&1; then
+  flags=
+  case "$file" in */dp/*) flags="-rdc=true -lcudadevrt" ;; esac  # kernels that launch kernels
+  if [ ! -x "$work/$name" ] && ! nvcc -arch=sm_90 $flags -o "$work/$name" "$file" > "$work/$name.build" 2>&1; then
     echo "build failed:" >> "$log"
     cat "$work/$name.build" >> "$log"
     continue

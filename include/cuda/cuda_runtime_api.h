@@ -10,6 +10,9 @@
 #define CUDART_VERSION 13000
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
+// Device-side launch streams (dynamic parallelism, CUDA 12 and later).
+#define cudaStreamTailLaunch ((cudaStream_t)0x3)
+#define cudaStreamFireAndForget ((cudaStream_t)0x4)
 
 extern "C" {
 // Errors.

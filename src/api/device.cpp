@@ -2,14 +2,17 @@
 // attributes, limits, synchronisation and reset.
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 #include <cuda_runtime_api.h>
+#include <cusim/detail/builtins.hpp>
 #include <cusim/profile.hpp>
 
 #include "api/errors.hpp"
 #include "api/kernels.hpp"
 #include "api/limits.hpp"
 #include "memory/allocations.hpp"
+#include "support/diagnostics.hpp"
 
 using namespace cusim::detail;
 
@@ -152,6 +155,17 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
 }
 
 cudaError_t cudaDeviceSynchronize(void) {
+  if (cusim::detail::current_thread != nullptr) {
+    // In device code: the legacy dynamic-parallelism model (CDP1) waits here
+    // for the thread's children, which cusim runs only after the parent grid.
+    static std::once_flag told;
+    std::call_once(told, [] {
+      cusim::detail::report("cudaDeviceSynchronize() in device code (the legacy, CDP1 model of dynamic parallelism) is not "
+             "supported yet: child grids run after their parent grid, so the parent cannot wait for them. It "
+             "returns cudaErrorNotSupported.");
+    });
+    return set_error(cudaErrorNotSupported);
+  }
   // Launches and copies complete before they return, so only a fault left
   // by a kernel remains to be reported.
   return context_error();

@@ -3,11 +3,24 @@
 #include <atomic>
 
 #include <cuda_runtime_api.h>
+#include <cusim/detail/builtins.hpp>
 
 namespace cusim::detail {
 
 namespace {
-thread_local cudaError_t last_error = cudaSuccess;
+thread_local cudaError_t host_last_error = cudaSuccess;
+
+// The last error of the caller: the host thread's, or, in device code, the
+// running CUDA thread's own (the device runtime keeps one per thread).
+struct last_error_slot {
+  static cudaError_t get() {
+    return current_thread != nullptr ? static_cast<cudaError_t>(current_thread->last_error) : host_last_error;
+  }
+  static void set(cudaError_t e) {
+    if (current_thread != nullptr) current_thread->last_error = e;
+    else host_last_error = e;
+  }
+};
 std::atomic<cudaError_t> sticky{cudaSuccess};
 // CUDA 13 does not recover a context from a fault: cudaDeviceReset succeeds,
 // but every later call that needs the device fails with this.
@@ -15,7 +28,7 @@ std::atomic<bool> unavailable{false};
 }  // namespace
 
 cudaError_t set_error(cudaError_t error) {
-  if (error != cudaSuccess) last_error = error;
+  if (error != cudaSuccess) last_error_slot::set(error);
   return error;
 }
 
@@ -38,7 +51,7 @@ void reset_context() {
 void forget_device_fault_for_tests() {
   sticky.store(cudaSuccess, std::memory_order_release);
   unavailable.store(false, std::memory_order_release);
-  last_error = cudaSuccess;
+  host_last_error = cudaSuccess;
 }
 
 cudaError_t context_error() { return set_error(sticky_error()); }
@@ -52,12 +65,12 @@ extern "C" {
 cudaError_t cudaGetLastError(void) {
   // Clears the record even after a fault; calls that need the device go on
   // failing with the sticky error (measured on an H100).
-  cudaError_t error = last_error;
-  last_error = cudaSuccess;
+  const cudaError_t error = last_error_slot::get();
+  last_error_slot::set(cudaSuccess);
   return error;
 }
 
-cudaError_t cudaPeekAtLastError(void) { return last_error; }
+cudaError_t cudaPeekAtLastError(void) { return last_error_slot::get(); }
 
 const char* cudaGetErrorName(cudaError_t error) {
   switch (error) {

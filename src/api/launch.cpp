@@ -2,6 +2,7 @@
 // itself on the worker pool. Launches are synchronous for now: the grid has
 // finished when the launch returns.
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <mutex>
 
@@ -12,6 +13,7 @@
 
 #include "api/errors.hpp"
 #include "api/kernels.hpp"
+#include "api/limits.hpp"
 #include "api/occupancy.hpp"
 #include "sched/pool.hpp"
 #include "support/diagnostics.hpp"
@@ -92,18 +94,20 @@ cudaError_t resolve_cluster(launch_shape& shape, const kernel_info& kernel, cons
 
 }  // namespace
 
-cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invocation) {
-  if (cudaError_t e = context_error()) return e;
-  if (invocation.function == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
-  kernel_info& kernel = kernel_record(invocation.function);
-  std::size_t shared_limit = 0;
-  launch_shape shape = requested;
-  if (cudaError_t e = validate(shape, kernel, shared_limit)) return set_error(e);
-  if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
+namespace {
 
-  std::lock_guard lock(launch_mutex);
+constexpr unsigned int max_nesting_depth = 24;  // the device runtime's limit
+std::atomic<std::size_t> pending_children{0};   // recorded, not yet run, over the whole launch tree
+
+// Runs one grid, then the grids it launched: each child's whole tree in
+// launch order, tail launches last (after the rest of the parent's work).
+// Called with launch_mutex held.
+// Returns the grid's own outcome.
+cudaError_t run_grid_tree(const launch_shape& shape, kernel_invocation invocation, kernel_info& kernel,
+                          std::size_t shared_limit, unsigned int depth) {
   const device_profile& p = active_profile();
   grid_job grid(shape, std::move(invocation), kernel, shared_limit);
+  grid.depth = depth;
   // A cooperative grid runs on one worker with every block resident, so that
   // grid.sync() waits with no thread on another OS thread to wake. A worker
   // holds at least one whole cluster.
@@ -113,9 +117,64 @@ cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invoc
   const worker_settings settings{fiber_stack_bytes(), resident, p.shared_mem_per_block_optin + 4096};
   pool_of_size(worker_count()).run(grid, settings, shape.cooperative ? 1u : worker_count());
 
+  std::vector<grid_job::child_launch> children = grid.take_children();
+  pending_children.fetch_sub(children.size());
   const cudaError_t outcome = grid.error();
-  if (outcome == cudaErrorInvalidValue) return set_error(outcome);  // refused at run time, not sticky
-  if (outcome != cudaSuccess) make_sticky(outcome);
+  if (outcome != cudaSuccess && outcome != cudaErrorInvalidValue) make_sticky(outcome);
+  if (outcome != cudaSuccess) return outcome;  // an aborted grid's children never start
+  std::stable_partition(children.begin(), children.end(),
+                        [](const grid_job::child_launch& c) { return c.shape.stream != cudaStreamTailLaunch; });
+  for (grid_job::child_launch& child : children) {
+    kernel_info& child_kernel = kernel_record(child.invocation.function);
+    std::size_t child_limit = 0;
+    launch_shape child_shape = child.shape;
+    if (validate(child_shape, child_kernel, child_limit) != cudaSuccess ||
+        resolve_cluster(child_shape, child_kernel, child.invocation.function) != cudaSuccess) {
+      continue;  // refused when it was launched
+    }
+    run_grid_tree(child_shape, std::move(child.invocation), child_kernel, child_limit, depth + 1);
+  }
+  return cudaSuccess;
+}
+
+// A launch from device code: checked as the device runtime checks it, then
+// recorded with the launching grid, which runs it once it has finished (a
+// schedule the CUDA 12 model allows: a child may start any time after its
+// launch, and nothing in the parent can wait for it).
+cudaError_t launch_from_device(const launch_shape& requested, kernel_invocation invocation) {
+  grid_job& parent = current_thread->block->grid();
+  kernel_info& kernel = kernel_record(invocation.function);
+  std::size_t shared_limit = 0;
+  launch_shape shape = requested;
+  if (validate(shape, kernel, shared_limit) != cudaSuccess) return set_error(cudaErrorInvalidConfiguration);
+  if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
+  if (parent.depth + 1 > max_nesting_depth) return set_error(cudaErrorLaunchMaxDepthExceeded);
+  std::size_t pending_limit = 0;
+  read_limit(cudaLimitDevRuntimePendingLaunchCount, pending_limit);
+  if (pending_children.fetch_add(1) >= pending_limit) {
+    pending_children.fetch_sub(1);
+    return set_error(cudaErrorLaunchPendingCountExceeded);
+  }
+  parent.add_child({shape, std::move(invocation)});
+  return cudaSuccess;
+}
+
+}  // namespace
+
+cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invocation) {
+  if (cudaError_t e = context_error()) return e;
+  if (invocation.function == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
+  if (current_thread != nullptr) return launch_from_device(requested, std::move(invocation));
+  kernel_info& kernel = kernel_record(invocation.function);
+  std::size_t shared_limit = 0;
+  launch_shape shape = requested;
+  if (cudaError_t e = validate(shape, kernel, shared_limit)) return set_error(e);
+  if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
+
+  std::lock_guard lock(launch_mutex);
+  const cudaError_t outcome = run_grid_tree(shape, std::move(invocation), kernel, shared_limit, 0);
+  // A grid refused at run time (static shared memory too large) fails its own launch, not sticky.
+  if (outcome == cudaErrorInvalidValue) return set_error(outcome);
   return cudaSuccess;  // like a GPU launch: a fault shows up at the next synchronisation
 }
 

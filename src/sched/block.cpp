@@ -89,6 +89,7 @@ bool block_state::take_thread(thread_context& thread) {
     thread.thread_idx = uint3{t % dim.x, t / dim.x % dim.y, t / (dim.x * dim.y)};
   }
   thread.linear_tid = t;
+  thread.last_error = 0;
   thread.block = this;
   thread.block_idx = block_idx_;
   thread.block_dim = dim;

@@ -38,6 +38,16 @@ std::string grid_job::kernel_name() const {
   return fmt::format("kernel@{}", invocation_.function);
 }
 
+void grid_job::add_child(child_launch child) {
+  std::lock_guard lock(children_mutex_);
+  children_.push_back(std::move(child));
+}
+
+std::vector<grid_job::child_launch> grid_job::take_children() {
+  std::lock_guard lock(children_mutex_);
+  return std::move(children_);
+}
+
 bool grid_job::first_report_at(const char* file, unsigned int line) {
   std::lock_guard lock(reported_mutex_);
   return reported_sites_.emplace(file, line).second;

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <cusim/detail/kernel_call.hpp>
 
@@ -55,6 +56,17 @@ class grid_job {
   // The kernel's name for reports.
   std::string kernel_name() const;
 
+  // Device-side launches (dynamic parallelism): children recorded while the
+  // grid runs, run after it (tail launches last). `depth`: 0 for a grid the
+  // host launched.
+  struct child_launch {
+    launch_shape shape;
+    kernel_invocation invocation;
+  };
+  unsigned int depth = 0;
+  void add_child(child_launch child);
+  std::vector<child_launch> take_children();
+
   // True the first time it is asked about a call site: reports about the
   // grid's code that every warp or block would repeat are made once.
   bool first_report_at(const char* file, unsigned int line);
@@ -69,6 +81,8 @@ class grid_job {
   std::atomic<std::uint64_t> next_block_{0};
   std::atomic<bool> aborted_{false};
   std::atomic<cudaError_t> error_{cudaSuccess};
+  std::mutex children_mutex_;
+  std::vector<child_launch> children_;
   std::mutex reported_mutex_;
   std::set<std::pair<const char*, unsigned int>> reported_sites_;
 };

@@ -21,6 +21,7 @@ struct thread_context {
   unsigned int linear_tid;  // threadIdx.x + threadIdx.y*Dx + threadIdx.z*Dx*Dy
   block_state* block;
   fiber* self;
+  int last_error;  // device-side cudaGetLastError: each CUDA thread has its own
 };
 
 extern CUSIM_THREAD_LOCAL thread_context* current_thread;
