@@ -25,15 +25,21 @@ int resident_blocks_per_multiprocessor(const kernel_info& kernel, unsigned int t
   return blocks;
 }
 
+// The checks every occupancy query makes of its arguments.
+cudaError_t check_occupancy_query(const void* result, const void* func, bool config_ok = true) {
+  if (cudaError_t e = context_error()) return e;
+  if (result == nullptr || !config_ok) return set_error(cudaErrorInvalidValue);
+  if (func == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
+  return cudaSuccess;
+}
+
 }  // namespace cusim::detail
 
 extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,
                                                                               int blockSize, size_t dynamicSMemSize,
                                                                               unsigned int) {
   using namespace cusim::detail;
-  if (cudaError_t e = context_error()) return e;
-  if (numBlocks == nullptr || blockSize <= 0) return set_error(cudaErrorInvalidValue);
-  if (func == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
+  if (cudaError_t e = check_occupancy_query(numBlocks, func, blockSize > 0)) return e;
   *numBlocks = resident_blocks_per_multiprocessor(kernel_record(func), unsigned(blockSize), dynamicSMemSize);
   return cudaSuccess;
 }
@@ -46,9 +52,7 @@ extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlo
 extern "C" cudaError_t cudaOccupancyMaxPotentialClusterSize(int* clusterSize, const void* func,
                                                            const cudaLaunchConfig_t* config) {
   using namespace cusim::detail;
-  if (cudaError_t e = context_error()) return e;
-  if (clusterSize == nullptr || config == nullptr) return set_error(cudaErrorInvalidValue);
-  if (func == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
+  if (cudaError_t e = check_occupancy_query(clusterSize, func, config != nullptr)) return e;
   const cusim::device_profile& p = cusim::active_profile();
   const bool non_portable = kernel_record(func).non_portable_cluster_size.load();
   *clusterSize = non_portable ? 2 * p.max_cluster_size : p.max_cluster_size;
@@ -60,9 +64,7 @@ extern "C" cudaError_t cudaOccupancyMaxPotentialClusterSize(int* clusterSize, co
 extern "C" cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, const void* func,
                                                      const cudaLaunchConfig_t* config) {
   using namespace cusim::detail;
-  if (cudaError_t e = context_error()) return e;
-  if (numClusters == nullptr || config == nullptr) return set_error(cudaErrorInvalidValue);
-  if (func == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
+  if (cudaError_t e = check_occupancy_query(numClusters, func, config != nullptr)) return e;
   const launch_shape shape = launch_shape_of(*config);
   const dim3 compiled = compiled_cluster_dims(func);
   const dim3 cluster = compiled.x != 0 ? compiled : (shape.cluster.x != 0 ? shape.cluster : dim3(1, 1, 1));
