@@ -166,9 +166,7 @@ void worker::grid_barrier(const char* file, unsigned int line) {
   ++grid_barrier_.arrived;
   grid_barrier_.waiters.push_back(&self);
   release_grid_barrier_if_complete();
-  // Not complete while the block has threads to start: a fiber of their own carries on with them.
-  if (block.has_unstarted_threads()) start_fiber_for(block, true);
-  switch_away(self);
+  wait_until_woken(self, block);
 }
 
 template <class... Args>
@@ -213,9 +211,7 @@ void worker::cluster_wait(std::uint64_t phase) {
   cluster_state& cluster = cluster_of(block);
   if (cluster.passed(phase)) return;
   cluster.park(self, phase);
-  if (block.has_unstarted_threads()) start_fiber_for(block, /*run_next=*/true);
-  switch_away(self);
-  if (block.grid().aborted()) abandon_thread();
+  wait_until_woken(self, block);
 }
 
 void* worker::cluster_map_shared(void* address, unsigned int rank, const char* file, unsigned int line) {
@@ -260,6 +256,12 @@ void worker::partial_barrier(unsigned int first, unsigned int count) {
   // Complete or not, the arrival is queued as a waiter: the threads leave in arrival order.
   block.partial_barrier_arrive(self, first, count, woken);
   ready_.append(woken);
+  wait_until_woken(self, block);
+}
+
+void worker::wait_until_woken(fiber& self, block_state& block) {
+  // The threads it may wait for may not have started: a loop fiber runs
+  // threads one after another, so give the rest of the block a fiber.
   if (block.has_unstarted_threads()) start_fiber_for(block, /*run_next=*/true);
   switch_away(self);
   if (block.grid().aborted()) abandon_thread();

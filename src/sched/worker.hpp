@@ -96,6 +96,8 @@ class worker {
   // Switches from the running fiber `self` to the next ready fiber, or to the
   // worker's own context when none is ready. Returns when `self` is resumed.
   void switch_away(fiber& self);
+  // `self`, already queued where it waits, gives way until it is woken.
+  void wait_until_woken(fiber& self, block_state& block);
   void resume(fiber& f);  // from the worker's own context
 
   void note_running(const thread_context& t);
