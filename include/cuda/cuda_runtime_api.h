@@ -172,3 +172,14 @@ template <class F>
 cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, F* func, const cudaLaunchConfig_t* config) {
   return cudaOccupancyMaxActiveClusters(numClusters, reinterpret_cast<const void*>(func), config);
 }
+
+// The legacy dynamic-parallelism model (CDP1): CUDA 11.6 to 12 kept it, with
+// device-side cudaDeviceSynchronize(), for programs built with
+// CUDA_FORCE_CDP1_IF_SUPPORTED defined. A program with one translation unit
+// built so runs in that model.
+#ifdef CUDA_FORCE_CDP1_IF_SUPPORTED
+namespace cusim::detail {
+bool request_legacy_dynamic_parallelism();
+inline const bool legacy_dynamic_parallelism_requested = request_legacy_dynamic_parallelism();
+}  // namespace cusim::detail
+#endif

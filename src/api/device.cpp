@@ -8,6 +8,7 @@
 #include <cusim/detail/builtins.hpp>
 #include <cusim/profile.hpp>
 
+#include "api/device_runtime.hpp"
 #include "api/errors.hpp"
 #include "api/kernels.hpp"
 #include "api/limits.hpp"
@@ -155,17 +156,7 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
 }
 
 cudaError_t cudaDeviceSynchronize(void) {
-  if (cusim::detail::current_thread != nullptr) {
-    // In device code: the legacy dynamic-parallelism model (CDP1) waits here
-    // for the thread's children, which cusim runs only after the parent grid.
-    static std::once_flag told;
-    std::call_once(told, [] {
-      cusim::detail::report("cudaDeviceSynchronize() in device code (the legacy, CDP1 model of dynamic parallelism) is not "
-             "supported yet: child grids run after their parent grid, so the parent cannot wait for them. It "
-             "returns cudaErrorNotSupported.");
-    });
-    return set_error(cudaErrorNotSupported);
-  }
+  if (cusim::detail::current_thread != nullptr) return cusim::detail::synchronize_from_device();
   // Launches and copies complete before they return, so only a fault left
   // by a kernel remains to be reported.
   return context_error();

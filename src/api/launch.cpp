@@ -1,8 +1,9 @@
 // Kernel launches: the checks a GPU makes before it runs a grid, then the run
-// itself on the worker pool. Launches are synchronous for now: the grid has
-// finished when the launch returns.
+// itself on the worker pool. Host launches are synchronous for now: the grid,
+// and every grid it launched, has finished when the launch returns.
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <memory>
 #include <mutex>
 
@@ -15,6 +16,7 @@
 #include "api/kernels.hpp"
 #include "api/limits.hpp"
 #include "api/occupancy.hpp"
+#include "sched/block.hpp"
 #include "sched/pool.hpp"
 #include "support/diagnostics.hpp"
 
@@ -97,65 +99,75 @@ cudaError_t resolve_cluster(launch_shape& shape, const kernel_info& kernel, cons
 namespace {
 
 constexpr unsigned int max_nesting_depth = 24;  // the device runtime's limit
-std::atomic<std::size_t> pending_children{0};   // recorded, not yet run, over the whole launch tree
 
-// Runs one grid, then the grids it launched: each child's whole tree in
-// launch order, tail launches last (after the rest of the parent's work).
-// Called with launch_mutex held.
-// Returns the grid's own outcome.
-cudaError_t run_grid_tree(const launch_shape& shape, kernel_invocation invocation, kernel_info& kernel,
-                          std::size_t shared_limit, unsigned int depth) {
+// Runs a launch from the host, then its tail launches (and theirs) in
+// order, each after everything before it has finished. Device-side launches
+// other than tail launches run on the worker of the block that made them
+// (sched/children.hpp). Called with launch_mutex held. Returns the first
+// grid's own outcome.
+cudaError_t run_launch_tree(child_launch first) {
   const device_profile& p = active_profile();
-  grid_job grid(shape, std::move(invocation), kernel, shared_limit);
-  grid.depth = depth;
-  // A cooperative grid runs on one worker with every block resident, so that
-  // grid.sync() waits with no thread on another OS thread to wake. A worker
-  // holds at least one whole cluster.
-  const unsigned int cluster_blocks = shape.cluster.x * shape.cluster.y * shape.cluster.z;
-  const unsigned int resident = shape.cooperative ? unsigned(grid.block_count())
-                                                  : std::max(resident_blocks_per_worker(), cluster_blocks);
-  const worker_settings settings{fiber_stack_bytes(), resident, p.shared_mem_per_block_optin + 4096};
-  pool_of_size(worker_count()).run(grid, settings, shape.cooperative ? 1u : worker_count());
+  pending_launches().store(0);
+  std::deque<child_launch> queue;
+  queue.push_back(std::move(first));
+  bool first_grid = true;
+  while (!queue.empty()) {
+    child_launch next = std::move(queue.front());
+    queue.pop_front();
+    grid_job grid(next.shape, std::move(next.invocation), *next.kernel, next.shared_limit);
+    grid.depth = next.depth;
+    // A cooperative grid runs on one worker with every block resident, so
+    // that grid.sync() waits with no thread on another OS thread to wake. A
+    // worker holds at least one whole cluster.
+    const launch_shape& shape = grid.shape();
+    const unsigned int cluster_blocks = grid.cluster_blocks();
+    const unsigned int resident = shape.cooperative ? unsigned(grid.block_count())
+                                                    : std::max(resident_blocks_per_worker(), cluster_blocks);
+    const worker_settings settings{fiber_stack_bytes(), resident, std::max(1u, resident_blocks_per_worker()),
+                                   p.shared_mem_per_block_optin + 4096};
+    pool_of_size(worker_count()).run(grid, settings, shape.cooperative ? 1u : worker_count());
 
-  std::vector<grid_job::child_launch> children = grid.take_children();
-  pending_children.fetch_sub(children.size());
-  const cudaError_t outcome = grid.error();
-  if (outcome != cudaSuccess && outcome != cudaErrorInvalidValue) make_sticky(outcome);
-  if (outcome != cudaSuccess) return outcome;  // an aborted grid's children never start
-  std::stable_partition(children.begin(), children.end(),
-                        [](const grid_job::child_launch& c) { return c.shape.stream != cudaStreamTailLaunch; });
-  for (grid_job::child_launch& child : children) {
-    kernel_info& child_kernel = kernel_record(child.invocation.function);
-    std::size_t child_limit = 0;
-    launch_shape child_shape = child.shape;
-    if (validate(child_shape, child_kernel, child_limit) != cudaSuccess ||
-        resolve_cluster(child_shape, child_kernel, child.invocation.function) != cudaSuccess) {
-      continue;  // refused when it was launched
-    }
-    run_grid_tree(child_shape, std::move(child.invocation), child_kernel, child_limit, depth + 1);
+    std::vector<child_launch> tails = grid.take_tail_launches();
+    pending_launches().fetch_sub(tails.size());
+    const cudaError_t outcome = grid.error();
+    if (outcome != cudaSuccess && outcome != cudaErrorInvalidValue) make_sticky(outcome);
+    if (first_grid && outcome != cudaSuccess) return outcome;
+    first_grid = false;
+    if (outcome != cudaSuccess) break;  // an aborted grid's tail launches never start
+    queue.insert(queue.begin(), std::make_move_iterator(tails.begin()), std::make_move_iterator(tails.end()));
   }
   return cudaSuccess;
 }
 
 // A launch from device code: checked as the device runtime checks it, then
-// recorded with the launching grid, which runs it once it has finished (a
-// schedule the CUDA 12 model allows: a child may start any time after its
-// launch, and nothing in the parent can wait for it).
+// recorded with the launching block (or, for a tail launch, its grid). A
+// child may start any time after its launch: cusim starts the block's
+// children when one of its threads synchronises on them (legacy model) or
+// when all its threads have exited.
 cudaError_t launch_from_device(const launch_shape& requested, kernel_invocation invocation) {
-  grid_job& parent = current_thread->block->grid();
+  block_state& block = *current_thread->block;
+  grid_job& parent = block.grid();
   kernel_info& kernel = kernel_record(invocation.function);
   std::size_t shared_limit = 0;
   launch_shape shape = requested;
   if (validate(shape, kernel, shared_limit) != cudaSuccess) return set_error(cudaErrorInvalidConfiguration);
   if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
-  if (parent.depth + 1 > max_nesting_depth) return set_error(cudaErrorLaunchMaxDepthExceeded);
+  // A tail launch runs after its launcher has finished, in its place: at its depth.
+  const bool tail = shape.stream == cudaStreamTailLaunch;
+  const unsigned int depth = tail ? parent.depth : parent.depth + 1;
+  if (depth > max_nesting_depth) return set_error(cudaErrorLaunchMaxDepthExceeded);
   std::size_t pending_limit = 0;
   read_limit(cudaLimitDevRuntimePendingLaunchCount, pending_limit);
-  if (pending_children.fetch_add(1) >= pending_limit) {
-    pending_children.fetch_sub(1);
+  if (pending_launches().fetch_add(1) >= pending_limit) {
+    pending_launches().fetch_sub(1);
     return set_error(cudaErrorLaunchPendingCountExceeded);
   }
-  parent.add_child({shape, std::move(invocation)});
+  child_launch child{shape, std::move(invocation), &kernel, shared_limit, depth};
+  if (tail) {
+    parent.add_tail_launch(std::move(child));
+  } else {
+    block.launched.push_back(std::move(child));
+  }
   return cudaSuccess;
 }
 
@@ -172,7 +184,7 @@ cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invoc
   if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
 
   std::lock_guard lock(launch_mutex);
-  const cudaError_t outcome = run_grid_tree(shape, std::move(invocation), kernel, shared_limit, 0);
+  const cudaError_t outcome = run_launch_tree({shape, std::move(invocation), &kernel, shared_limit, 0});
   // A grid refused at run time (static shared memory too large) fails its own launch, not sticky.
   if (outcome == cudaErrorInvalidValue) return set_error(outcome);
   return cudaSuccess;  // like a GPU launch: a fault shows up at the next synchronisation

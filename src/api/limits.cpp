@@ -1,5 +1,7 @@
 #include "api/limits.hpp"
 
+#include "api/device_runtime.hpp"
+
 #include <array>
 #include <atomic>
 
@@ -10,16 +12,18 @@ namespace cusim::detail {
 namespace {
 
 // Defaults as an H100 with CUDA 13 reports them. cudaLimitDevRuntimeSyncDepth
-// (3) is gone since CUDA 12 removed device-side cudaDeviceSynchronize; the
-// driver also answers limit 7 (the opt-in shared memory per block).
+// (3) is gone since CUDA 12 removed device-side cudaDeviceSynchronize, except
+// in the legacy model (CUDA_FORCE_CDP1_IF_SUPPORTED); the driver also answers
+// limit 7 (the opt-in shared memory per block).
 constexpr int limit_count = 8;
-constexpr std::array<bool, limit_count> supported{true, true, true, false, true, true, true, true};
+bool supported(int limit) { return limit != cudaLimitDevRuntimeSyncDepth || legacy_dynamic_parallelism(); }
 
 std::size_t default_value(int limit) {
   switch (limit) {
     case cudaLimitStackSize: return 1024;
     case cudaLimitPrintfFifoSize: return 8650752;
     case cudaLimitMallocHeapSize: return 8388608;
+    case cudaLimitDevRuntimeSyncDepth: return 2;
     case cudaLimitDevRuntimePendingLaunchCount: return 2048;
     case cudaLimitMaxL2FetchGranularity: return 64;
     case cudaLimitPersistingL2CacheSize: return active_profile().major >= 9 ? 9830400 : 0;  // as measured on sm_90
@@ -42,7 +46,7 @@ std::array<std::atomic<std::size_t>, limit_count>& values() {
 
 cudaError_t check(int limit) {
   if (limit < 0 || limit >= limit_count) return cudaErrorInvalidValue;
-  return supported[limit] ? cudaSuccess : cudaErrorUnsupportedLimit;
+  return supported(limit) ? cudaSuccess : cudaErrorUnsupportedLimit;
 }
 
 }  // namespace

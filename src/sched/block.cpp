@@ -66,6 +66,9 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   cluster = nullptr;
   cluster_rank = 0;
   finished = false;
+  launched.clear();
+  children = nullptr;
+  awaiting_children = false;
 #ifdef __SANITIZE_ADDRESS__
   ASAN_UNPOISON_MEMORY_REGION(arena_.get(), arena_capacity_);
 #endif

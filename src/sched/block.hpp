@@ -75,6 +75,14 @@ class block_state {
   std::size_t static_shared_bytes() const { return static_bytes_; }
   void* dynamic_shared() { return arena_.get(); }
 
+  // Dynamic parallelism: launches the block's threads made that have not
+  // started, the sequence that runs them once started (sched/children.hpp),
+  // and whether all its threads have exited while those still run: the
+  // block is complete, and leaves its worker, only when they have finished.
+  std::vector<child_launch> launched;
+  struct launch_sequence* children = nullptr;
+  bool awaiting_children = false;
+
   // Fibers now working for this block (running, ready or waiting), so that an
   // aborted grid can reclaim them.
   std::vector<fiber*> fibers;

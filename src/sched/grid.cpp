@@ -31,6 +31,7 @@ void grid_job::abort(cudaError_t error) {
   cudaError_t expected = cudaSuccess;
   error_.compare_exchange_strong(expected, error, std::memory_order_acq_rel);
   aborted_.store(true, std::memory_order_relaxed);
+  if (root_ != this) root_->abort(error);
 }
 
 std::string grid_job::kernel_name() const {
@@ -38,14 +39,19 @@ std::string grid_job::kernel_name() const {
   return fmt::format("kernel@{}", invocation_.function);
 }
 
-void grid_job::add_child(child_launch child) {
-  std::lock_guard lock(children_mutex_);
-  children_.push_back(std::move(child));
+void grid_job::add_tail_launch(child_launch child) {
+  std::lock_guard lock(tail_mutex_);
+  tail_launches_.push_back(std::move(child));
 }
 
-std::vector<grid_job::child_launch> grid_job::take_children() {
-  std::lock_guard lock(children_mutex_);
-  return std::move(children_);
+std::vector<child_launch> grid_job::take_tail_launches() {
+  std::lock_guard lock(tail_mutex_);
+  return std::move(tail_launches_);
+}
+
+std::atomic<std::size_t>& pending_launches() {
+  static std::atomic<std::size_t> count{0};
+  return count;
 }
 
 bool grid_job::first_report_at(const char* file, unsigned int line) {

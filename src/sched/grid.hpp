@@ -15,6 +15,20 @@ namespace cusim::detail {
 
 struct kernel_info;
 
+// A launch made by device code, already checked as the device runtime checks
+// it (shape resolved, cluster included), waiting to start.
+struct child_launch {
+  launch_shape shape;
+  kernel_invocation invocation;
+  kernel_info* kernel;
+  std::size_t shared_limit;
+  unsigned int depth;  // the nesting depth the grid will run at
+};
+
+// Launches recorded and not yet started, over the whole launch tree
+// (cudaLimitDevRuntimePendingLaunchCount bounds it).
+std::atomic<std::size_t>& pending_launches();
+
 class grid_job {
  public:
   grid_job(const launch_shape& shape, kernel_invocation invocation, kernel_info& kernel,
@@ -50,22 +64,27 @@ class grid_job {
   // Ends the grid early with `error` (the first error wins): no block or
   // thread starts after this, as when a GPU traps.
   void abort(cudaError_t error);
-  bool aborted() const { return aborted_.load(std::memory_order_relaxed); }
+  bool aborted() const {
+    return aborted_.load(std::memory_order_relaxed) || (root_ != this && root_->aborted_.load(std::memory_order_relaxed));
+  }
   cudaError_t error() const { return error_.load(std::memory_order_acquire); }
 
   // The kernel's name for reports.
   std::string kernel_name() const;
 
-  // Device-side launches (dynamic parallelism): children recorded while the
-  // grid runs, run after it (tail launches last). `depth`: 0 for a grid the
-  // host launched.
-  struct child_launch {
-    launch_shape shape;
-    kernel_invocation invocation;
-  };
+  // Dynamic parallelism. `depth`: 0 for a grid the host launched, one more
+  // for each device-side launch (a tail launch runs at its launcher's depth,
+  // since it runs after the launcher has finished). A nested grid belongs to
+  // the grid tree of `root`: a fault anywhere in the tree stops all of it (nest_under), as
+  // a fault in a child grid ends the whole launch on a GPU.
   unsigned int depth = 0;
-  void add_child(child_launch child);
-  std::vector<child_launch> take_children();
+  void nest_under(grid_job& launcher) { root_ = launcher.root_; }
+  // The worker-local record of a nested grid (sched/children.hpp); null for a
+  // grid the host launched.
+  struct launch_sequence* sequence = nullptr;
+  // Tail launches (cudaStreamTailLaunch): run after the grid and all its other work.
+  void add_tail_launch(child_launch child);
+  std::vector<child_launch> take_tail_launches();
 
   // True the first time it is asked about a call site: reports about the
   // grid's code that every warp or block would repeat are made once.
@@ -81,8 +100,9 @@ class grid_job {
   std::atomic<std::uint64_t> next_block_{0};
   std::atomic<bool> aborted_{false};
   std::atomic<cudaError_t> error_{cudaSuccess};
-  std::mutex children_mutex_;
-  std::vector<child_launch> children_;
+  grid_job* root_ = this;
+  std::mutex tail_mutex_;
+  std::vector<child_launch> tail_launches_;
   std::mutex reported_mutex_;
   std::set<std::pair<const char*, unsigned int>> reported_sites_;
 };

@@ -40,15 +40,18 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
   grid_barrier_.arrived = 0;
   grid_barrier_.exited = 0;
   grid_barrier_.waiters = fiber_queue{};
+  primary_resident_ = 0;
   this_worker = this;
   for (;;) {
     if (grid.aborted() && !resident_.empty()) {
       reclaim_aborted_blocks();
       continue;
     }
+    // Child grids first: blocks of their parents wait for them.
+    admit_child_blocks();
     std::uint64_t cluster = 0;
-    while (resident_.size() + grid.cluster_blocks() <= settings_.resident_blocks && grid.take_cluster(cluster)) {
-      admit_cluster(cluster);
+    while (primary_resident_ + grid.cluster_blocks() <= settings_.resident_blocks && grid.take_cluster(cluster)) {
+      admit_cluster(grid, cluster);
     }
     if (fiber* f = ready_.pop_front()) {
       resume(*f);
@@ -63,26 +66,26 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
   current_thread = nullptr;
 }
 
-void worker::admit_cluster(std::uint64_t cluster) {
-  const unsigned int size = grid_->cluster_blocks();
+void worker::admit_cluster(grid_job& grid, std::uint64_t cluster) {
+  const unsigned int size = grid.cluster_blocks();
   if (size == 1) {
-    admit_block(grid_->cluster_block_linear(cluster, 0));
+    admit_block(grid, grid.cluster_block_linear(cluster, 0));
     return;
   }
   std::vector<block_state*> blocks;
   for (unsigned int rank = 0; rank < size; ++rank) {
-    block_state& block = admit_block(grid_->cluster_block_linear(cluster, rank));
+    block_state& block = admit_block(grid, grid.cluster_block_linear(cluster, rank));
     blocks.push_back(&block);
   }
   auto& state = *clusters_.emplace_back(std::make_unique<cluster_state>());
-  state.start(blocks, std::uint64_t{size} * grid_->threads_per_block());
+  state.start(blocks, std::uint64_t{size} * grid.threads_per_block());
   for (unsigned int rank = 0; rank < size; ++rank) {
     blocks[rank]->cluster = &state;
     blocks[rank]->cluster_rank = rank;
   }
 }
 
-block_state& worker::admit_block(std::uint64_t linear) {
+block_state& worker::admit_block(grid_job& grid, std::uint64_t linear) {
   block_state* block = nullptr;
   auto spare = std::find_if(block_pool_.begin(), block_pool_.end(), [&](const auto& b) {
     return std::find(resident_.begin(), resident_.end(), b.get()) == resident_.end();
@@ -93,8 +96,9 @@ block_state& worker::admit_block(std::uint64_t linear) {
     block_pool_.push_back(std::make_unique<block_state>(settings_.arena_capacity));
     block = block_pool_.back().get();
   }
-  block->start(*grid_, linear);
+  block->start(grid, linear);
   resident_.push_back(block);
+  ++resident_count(grid);
   start_fiber_for(*block, /*run_next=*/false);
   return *block;
 }
@@ -111,27 +115,46 @@ void worker::start_fiber_for(block_state& block, bool run_next) {
   if (run_next) ready_.push_front(f); else ready_.push_back(f);
 }
 
-// A block of a cluster stays resident, its shared memory retired, until the
-// cluster's last block finishes: until then no other block may take its place.
+// A block whose threads have all exited. It stays resident while grids it
+// launched still run, and a block of a cluster stays resident, its shared
+// memory retired, until the cluster's last block finishes: until then no
+// other block may take its place.
 void worker::finish_block(block_state& block) {
-  kernel_info& kernel = grid_->kernel();
-  kernel.note_static_shared(block.static_shared_bytes());
+  if (!block.launched.empty() || block.children != nullptr) {
+    block.awaiting_children = true;
+    block.fibers.clear();  // its last thread's fiber is leaving
+    start_children(block);
+    return;
+  }
+  block.grid().kernel().note_static_shared(block.static_shared_bytes());
   cluster_state* cluster = block.cluster;
   if (cluster == nullptr || cluster->size() == 1) {
-    resident_.erase(std::find(resident_.begin(), resident_.end(), &block));
     if (cluster != nullptr) block.cluster = nullptr;
     std::erase_if(clusters_, [&](const auto& c) { return c.get() == cluster; });
+    leave_resident(block);
     return;
   }
   block.finished = true;
   block.fibers.clear();  // its last thread's fiber is leaving; the others have left
   block.retire_shared_memory();
   if (!cluster->block_finished()) return;
-  for (block_state* member : cluster->blocks()) {
-    resident_.erase(std::find(resident_.begin(), resident_.end(), member));
-    member->cluster = nullptr;
-  }
+  const std::vector<block_state*> members = cluster->blocks();
   std::erase_if(clusters_, [&](const auto& c) { return c.get() == cluster; });
+  for (block_state* member : members) {
+    member->cluster = nullptr;
+    leave_resident(*member);
+  }
+}
+
+// Last in finish_block: completing a child grid may complete its parent's
+// block, and so on up the tree.
+void worker::leave_resident(block_state& block) {
+  resident_.erase(std::find(resident_.begin(), resident_.end(), &block));
+  grid_job& grid = block.grid();
+  --resident_count(grid);
+  if (launch_sequence* sequence = grid.sequence) {
+    if (++sequence->finished == grid.block_count()) child_grid_complete(*sequence);
+  }
 }
 
 void worker::reclaim_aborted_blocks() {
@@ -143,9 +166,13 @@ void worker::reclaim_aborted_blocks() {
     }
     block->fibers.clear();
     block->cluster = nullptr;
+    block->launched.clear();  // an aborted grid's children never start
+    block->children = nullptr;
   }
   resident_.clear();
   clusters_.clear();
+  sequences_.clear();
+  primary_resident_ = 0;
 }
 
 void worker::grid_barrier(const char* file, unsigned int line) {
@@ -291,7 +318,7 @@ void worker::report_hang() {
   for (block_state* block : resident_) {
     const uint3 b = block->block_idx();
     report("kernel {}: block ({},{},{}) can make no progress: every thread left is waiting and nothing can wake it{}",
-           grid_->kernel_name(), b.x, b.y, b.z, block->describe_waits());
+           block->grid().kernel_name(), b.x, b.y, b.z, block->describe_waits());
   }
 }
 
@@ -381,9 +408,10 @@ void worker::fiber_loop(fiber& self) {
       fiber_queue woken;
       const bool last_of_block = block->thread_exited(tid, woken);
       if (block->cluster != nullptr) block->cluster->thread_exited(woken);
+      const bool cooperative = block->grid().shape().cooperative;
       if (last_of_block) {
-        finish_block(*block);
-        if (grid_->shape().cooperative) grid_thread_exited();
+        finish_block(*block);  // may end the block's grid: `block` must not be used after it
+        if (cooperative) grid_thread_exited();
         ready_.append(woken);  // threads of cluster peers that waited for this one
         block_done = true;
         break;
@@ -391,7 +419,7 @@ void worker::fiber_loop(fiber& self) {
       block->release_if_exits_completed(woken);
       report_unread_lanes(*block, tid);
       ready_.append(woken);
-      if (grid_->shape().cooperative) grid_thread_exited();
+      if (cooperative) grid_thread_exited();
     }
     if (!block_done) {
       auto& mine = block->fibers;

@@ -14,6 +14,7 @@
 
 #include "fiber/fiber.hpp"
 #include "sched/block.hpp"
+#include "sched/children.hpp"
 #include "sched/cluster.hpp"
 #include "sched/grid.hpp"
 
@@ -31,7 +32,8 @@ struct worker_activity {
 
 struct worker_settings {
   std::size_t stack_bytes;        // per fiber
-  unsigned int resident_blocks;   // blocks a worker keeps alive at once
+  unsigned int resident_blocks;   // blocks of the grid a worker keeps alive at once
+  unsigned int child_resident_blocks;  // the same for each child grid (dynamic parallelism)
   std::size_t arena_capacity;     // shared-memory bytes a block may own
 };
 
@@ -60,6 +62,9 @@ class worker {
   void* cluster_map_shared(void* address, unsigned int rank, const char* file, unsigned int line);
   unsigned int cluster_query_rank(const void* address);
   warp_result warp_collective(const warp_call& call);
+  // The legacy (CDP1) device-side cudaDeviceSynchronize(): the running
+  // thread waits until every grid its block has launched so far has finished.
+  void wait_for_block_children();
   // The running thread steps aside for the others of its block (progress.hpp).
   void spin_point();
   [[noreturn]] void abandon_thread();  // the running CUDA thread stops for good (assert, trap)
@@ -68,8 +73,21 @@ class worker {
   void fiber_loop(fiber& self);
 
  private:
-  block_state& admit_block(std::uint64_t linear);
-  void admit_cluster(std::uint64_t cluster);
+  block_state& admit_block(grid_job& grid, std::uint64_t linear);
+  void admit_cluster(grid_job& grid, std::uint64_t cluster);
+  // Resident blocks of `grid` on this worker.
+  unsigned int& resident_count(grid_job& grid) { return grid.sequence ? grid.sequence->resident : primary_resident_; }
+  void leave_resident(block_state& block);
+
+  // Dynamic parallelism (children.hpp).
+  void admit_child_blocks();
+  // Moves the block's recorded launches to its sequence, starting one if needed.
+  launch_sequence& start_children(block_state& block);
+  // Starts the sequence's next grid, or completes the sequence when none is left.
+  void advance(launch_sequence& sequence);
+  void complete(launch_sequence& sequence);
+  // A child grid's last block is complete: its tail launches run next.
+  void child_grid_complete(launch_sequence& sequence);
   cluster_state& cluster_of(block_state& block);  // a block of a cluster-less grid gets one of its own
   // Reports a misuse by the running thread (naming its block and thread),
   // stops the grid and abandons the thread.
@@ -111,7 +129,9 @@ class worker {
   std::vector<std::unique_ptr<block_state>> block_pool_;
   std::vector<block_state*> resident_;
   std::vector<std::unique_ptr<cluster_state>> clusters_;  // running
-  grid_job* grid_ = nullptr;
+  std::vector<std::unique_ptr<launch_sequence>> sequences_;  // running child grids, oldest first
+  grid_job* grid_ = nullptr;  // the grid run() was given (host-launched)
+  unsigned int primary_resident_ = 0;
   worker_settings settings_{};
   // grid.sync() of the cooperative grid this worker runs (alone).
   struct {
