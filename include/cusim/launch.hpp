@@ -26,8 +26,7 @@ class kernel_launcher {
     using call_type = detail::kernel_call<Params...>;
     auto call = std::make_shared<const call_type>(
         call_type{kernel_, typename call_type::arguments_type(std::forward<Args>(args)...)});
-    return detail::launch_kernel(shape_, {&call_type::run_thread, std::move(call),
-                                          reinterpret_cast<const void*>(kernel_), name_});
+    return detail::launch_kernel(shape_, call_type::invocation(std::move(call), name_));
   }
 
  private:
@@ -44,10 +43,16 @@ kernel_launcher<Params...> launch(void (*kernel)(Params...), dim3 grid, dim3 blo
 
 namespace detail {
 // The form cusim-cc rewrites `kernel<<<grid, block, shared, stream>>>` into.
+// The default arguments `file` and `line` are evaluated at the launch, under the .cu
+// file's line markers: reports about a launch name its source line.
 template <class... Params>
 kernel_launcher<Params...> launch_named(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
-                                        std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
-  return launch(kernel, grid, block, shared_bytes, stream, name);
+                                        std::size_t shared_bytes = 0, cudaStream_t stream = nullptr,
+                                        const char* file = __builtin_FILE(), unsigned int line = __builtin_LINE()) {
+  launch_shape shape{grid, block, shared_bytes, stream};
+  shape.file = file;
+  shape.line = line;
+  return kernel_launcher<Params...>(kernel, shape, name);
 }
 
 // The argument types of a launch, handed to a kernel resolver.
@@ -68,8 +73,7 @@ class deduced_kernel_launcher {
   template <class... Args>
   cudaError_t operator()(Args&&... args) const {
     const auto kernel = Resolve{}(kernel_signature<std::decay_t<Args>...>{});
-    return launch(kernel, shape_.grid, shape_.block, shape_.dynamic_shared_bytes, shape_.stream,
-                  name_)(std::forward<Args>(args)...);
+    return kernel_launcher(kernel, shape_, name_)(std::forward<Args>(args)...);
   }
 
  private:
@@ -79,8 +83,13 @@ class deduced_kernel_launcher {
 
 template <class Resolve>
 deduced_kernel_launcher<Resolve> launch_deduced(const char* name, Resolve, dim3 grid, dim3 block,
-                                                std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
-  return deduced_kernel_launcher<Resolve>(name, {grid, block, shared_bytes, stream});
+                                                std::size_t shared_bytes = 0, cudaStream_t stream = nullptr,
+                                                const char* file = __builtin_FILE(),
+                                                unsigned int line = __builtin_LINE()) {
+  launch_shape shape{grid, block, shared_bytes, stream};
+  shape.file = file;
+  shape.line = line;
+  return deduced_kernel_launcher<Resolve>(name, shape);
 }
 }  // namespace detail
 

@@ -1,9 +1,15 @@
 #include "api/device_runtime.hpp"
 
 #include <atomic>
+#include <cstring>
+#include <memory>
 #include <mutex>
+#include <string>
+#include <string_view>
 
 #include <cuda_runtime_api.h>
+
+#include <fmt/format.h>
 
 #include "api/errors.hpp"
 #include "api/limits.hpp"
@@ -28,8 +34,8 @@ cudaError_t synchronize_from_device() {
     static std::once_flag told;
     std::call_once(told, [] {
       report("cudaDeviceSynchronize() in device code belongs to the legacy model of dynamic parallelism (CDP1), "
-             "which CUDA 12 removed (nvcc 12 kept it for GPUs before sm_90 when the program is built with "
-             "-DCUDA_FORCE_CDP1_IF_SUPPORTED; nvcc 13 refuses it). Build with that definition to run it in the "
+             "which CUDA 12 removed: nvcc builds it only for GPUs before sm_90, and only with "
+             "-DCUDA_FORCE_CDP1_IF_SUPPORTED on the command line. Build with that definition to run it in the "
              "legacy model; a CUDA 12 kernel cannot wait for its children (a tail launch, "
              "cudaStreamTailLaunch, runs after them). It returns cudaErrorNotSupported.");
     });
@@ -38,8 +44,8 @@ cudaError_t synchronize_from_device() {
   static std::once_flag noticed;
   std::call_once(noticed, [] {
     report("notice: device-side cudaDeviceSynchronize() (built with CUDA_FORCE_CDP1_IF_SUPPORTED) is the legacy "
-           "dynamic-parallelism model, deprecated since CUDA 11.6, unsupported by CUDA 12 on sm_90 and later, "
-           "and gone from CUDA 13; cusim runs it as CUDA 11 did. (Shown once.)");
+           "dynamic-parallelism model, deprecated since CUDA 11.6: nvcc builds it only for GPUs before sm_90, "
+           "and such a program fails to load on sm_90 and later. cusim runs it as CUDA 11 did. (Shown once.)");
   });
   // Grids the host launched are at depth 0: with the default limit of 2,
   // they and their children may synchronise, their grandchildren may not.
@@ -48,6 +54,85 @@ cudaError_t synchronize_from_device() {
   if (current_thread->block->grid().depth >= sync_depth) return set_error(cudaErrorLaunchMaxDepthExceeded);
   worker::current()->wait_for_block_children();
   return cudaSuccess;
+}
+
+namespace {
+
+// "shared" or "local" when `p` lies in memory a child grid cannot see; null otherwise.
+const char* parent_only_space(const void* p) {
+  worker& w = *worker::current();
+  if (w.in_shared_memory(p)) return "shared";
+  if (w.in_local_memory(p)) return "local";
+  return nullptr;
+}
+
+std::string launch_site(const launch_shape& shape) {
+  return shape.file != nullptr ? fmt::format(" at {}:{}", shape.file, shape.line) : std::string();
+}
+
+}  // namespace
+
+void check_child_arguments(const kernel_invocation& invocation, const launch_shape& shape) {
+  if (invocation.pointer_arguments == nullptr) return;
+  constexpr std::size_t capacity = 64;
+  const void* pointers[capacity];
+  const std::size_t count = std::min(capacity, invocation.pointer_arguments(invocation.call.get(), pointers, capacity));
+  for (std::size_t i = 0; i < count; ++i) {
+    if (pointers[i] == nullptr) continue;
+    if (const char* space = parent_only_space(pointers[i])) {
+      worker::current()->stop_grid_for(fmt::format(
+          "the launch of {}{} passes, as argument {}, {}, a pointer into the launching {}'s {} memory. A child grid "
+          "cannot see its parent's {} memory (undefined on a GPU): pass global memory (cudaMalloc, __device__ "
+          "variables, the device heap) instead.",
+          invocation.name != nullptr ? invocation.name : "a kernel", launch_site(shape), i + 1, pointers[i],
+          std::string_view(space) == "shared" ? "block" : "thread", space, space));
+    }
+  }
+}
+
+namespace {
+
+struct memory_operation {
+  void* dst;
+  const void* src;  // null for a set
+  int value;
+  std::size_t count;
+};
+
+void run_memory_operation(const void* call) {
+  const auto& op = *static_cast<const memory_operation*>(call);
+  if (op.src != nullptr) {
+    std::memmove(op.dst, op.src, op.count);
+  } else {
+    std::memset(op.dst, op.value, op.count);
+  }
+}
+
+// What identifies the two operations to the kernel registry.
+const char copy_identity = 0, set_identity = 0;
+
+}  // namespace
+
+cudaError_t enqueue_device_memory_operation(void* dst, const void* src, int value, std::size_t count,
+                                           cudaMemcpyKind kind, cudaStream_t stream) {
+  // The device runtime copies only between device memory.
+  if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) return set_error(cudaErrorInvalidValue);
+  if (count == 0) return cudaSuccess;
+  const bool copy = src != nullptr;
+  if (dst == nullptr) return set_error(cudaErrorInvalidValue);
+  for (const void* p : {static_cast<const void*>(dst), src}) {
+    if (const char* space = p != nullptr ? parent_only_space(p) : nullptr) {
+      worker::current()->stop_grid_for(fmt::format("{} was given {}, a pointer into {} memory: the device runtime "
+                                                   "copies and sets only global memory.",
+                                                   copy ? "cudaMemcpyAsync" : "cudaMemsetAsync", p, space));
+    }
+  }
+  // A one-thread grid in the block's sequence keeps it in order with the
+  // block's launches.
+  auto op = std::make_shared<const memory_operation>(memory_operation{dst, src, value, count});
+  return launch_kernel({dim3(1), dim3(1), 0, stream},
+                       {&run_memory_operation, std::move(op), copy ? &copy_identity : &set_identity,
+                        copy ? "cudaMemcpyAsync" : "cudaMemsetAsync"});
 }
 
 }  // namespace cusim::detail

@@ -6,16 +6,21 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <string>
+
+#include <fmt/format.h>
 
 #include <cuda_runtime_api.h>
 #include <cusim/launch.hpp>
 #include <cusim/profile.hpp>
 #include <cusim/runtime.hpp>
 
+#include "api/device_runtime.hpp"
 #include "api/errors.hpp"
 #include "api/kernels.hpp"
 #include "api/limits.hpp"
 #include "api/occupancy.hpp"
+#include "api/streams.hpp"
 #include "sched/block.hpp"
 #include "sched/pool.hpp"
 #include "support/diagnostics.hpp"
@@ -145,6 +150,12 @@ cudaError_t run_launch_tree(child_launch first) {
 // children when one of its threads synchronises on them (legacy model) or
 // when all its threads have exited.
 cudaError_t launch_from_device(const launch_shape& requested, kernel_invocation invocation) {
+  const std::string what = fmt::format("the launch of {}{}", invocation.name != nullptr ? invocation.name : "a kernel",
+                                       requested.file != nullptr
+                                           ? fmt::format(" at {}:{}", requested.file, requested.line)
+                                           : std::string());
+  check_device_stream(requested.stream, what.c_str(), /*for_launch=*/true);
+  check_child_arguments(invocation, requested);
   block_state& block = *current_thread->block;
   grid_job& parent = block.grid();
   kernel_info& kernel = kernel_record(invocation.function);
@@ -177,6 +188,7 @@ cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invoc
   if (cudaError_t e = context_error()) return e;
   if (invocation.function == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
   if (current_thread != nullptr) return launch_from_device(requested, std::move(invocation));
+  if (cudaError_t e = check_host_stream(requested.stream)) return set_error(e);
   kernel_info& kernel = kernel_record(invocation.function);
   std::size_t shared_limit = 0;
   launch_shape shape = requested;
@@ -185,6 +197,7 @@ cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invoc
 
   std::lock_guard lock(launch_mutex);
   const cudaError_t outcome = run_launch_tree({shape, std::move(invocation), &kernel, shared_limit, 0});
+  forget_device_objects();
   // A grid refused at run time (static shared memory too large) fails its own launch, not sticky.
   if (outcome == cudaErrorInvalidValue) return set_error(outcome);
   return cudaSuccess;  // like a GPU launch: a fault shows up at the next synchronisation

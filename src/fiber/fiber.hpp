@@ -23,6 +23,11 @@ class fiber {
   // Forgets whatever the fiber was running (frames are abandoned) and makes
   // it start afresh at the worker's fiber loop the next time it is resumed.
   void reset();
+  // Whether `p` points into this fiber's stack: local memory of the CUDA
+  // threads it runs.
+  bool stack_holds(const void* p) const {
+    return p >= stack_.bottom() && p < stack_.top();
+  }
 
   execution_context context;
   thread_context thread{};          // the CUDA thread this fiber runs now

@@ -43,6 +43,8 @@ void block_state::arena_deleter::operator()(std::byte* arena) const {
 }
 
 void block_state::start(grid_job& grid, std::uint64_t linear) {
+  static std::atomic<std::uint64_t> next_serial{1};
+  serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
   grid_ = &grid;
   linear_ = linear;
   block_idx_ = grid.block_index(linear);

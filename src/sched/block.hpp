@@ -22,6 +22,9 @@ class block_state {
   void start(grid_job& grid, std::uint64_t linear);
 
   grid_job& grid() const { return *grid_; }
+  // Different for every block run (a pooled block_state runs many): what
+  // device-runtime objects (streams, events) record as their owner.
+  std::uint64_t serial() const { return serial_; }
   uint3 block_idx() const { return block_idx_; }
   std::uint64_t linear_index() const { return linear_; }
   unsigned int thread_count() const { return thread_count_; }
@@ -92,6 +95,7 @@ class block_state {
   void release_barrier(fiber_queue& woken, barrier_outcome& outcome);
 
   grid_job* grid_ = nullptr;
+  std::uint64_t serial_ = 0;
   uint3 block_idx_{};
   std::uint64_t linear_ = 0;
   unsigned int thread_count_ = 0;

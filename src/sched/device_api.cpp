@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 
 #include "api/errors.hpp"
 #include "fiber/fiber.hpp"
@@ -28,6 +30,44 @@ worker& device_worker(const char* what) {
 }
 
 }  // namespace
+
+bool in_shared_memory(const void* p) {
+  worker* w = worker::current();
+  return w != nullptr && w->in_shared_memory(p);
+}
+
+bool in_local_memory(const void* p) {
+  worker* w = worker::current();
+  return w != nullptr && w->in_local_memory(p);
+}
+
+namespace {
+struct constant_ranges {
+  std::mutex mutex;
+  std::map<const char*, std::size_t> by_start;  // start -> size
+};
+constant_ranges& constants() {
+  static constant_ranges ranges;
+  return ranges;
+}
+}  // namespace
+
+bool register_constant_memory(const void* storage, std::size_t bytes) {
+  auto& c = constants();
+  std::lock_guard lock(c.mutex);
+  c.by_start[static_cast<const char*>(storage)] = bytes;
+  return true;
+}
+
+bool in_constant_memory(const void* p) {
+  auto& c = constants();
+  const auto* at = static_cast<const char*>(p);
+  std::lock_guard lock(c.mutex);
+  auto it = c.by_start.upper_bound(at);
+  if (it == c.by_start.begin()) return false;
+  --it;
+  return at < it->first + it->second;
+}
 
 barrier_outcome block_barrier(int predicate) { return device_worker("__syncthreads").barrier(predicate); }
 

@@ -208,6 +208,16 @@ void worker::fail_in_kernel(fmt::format_string<Args...> format, Args&&... args) 
   abandon_thread();
 }
 
+void worker::stop_grid_for(const std::string& problem) { fail_in_kernel("{}", problem); }
+
+bool worker::in_shared_memory(const void* p) const {
+  return std::any_of(resident_.begin(), resident_.end(), [&](const block_state* b) { return b->owns_shared(p); });
+}
+
+bool worker::in_local_memory(const void* p) const {
+  return std::any_of(fibers_.begin(), fibers_.end(), [&](const auto& f) { return f->stack_holds(p); });
+}
+
 cluster_state& worker::cluster_of(block_state& block) {
   if (block.cluster == nullptr) {
     // A grid launched without clusters: on sm_90 each block is a cluster of one.

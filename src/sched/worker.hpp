@@ -68,6 +68,13 @@ class worker {
   // The running thread steps aside for the others of its block (progress.hpp).
   void spin_point();
   [[noreturn]] void abandon_thread();  // the running CUDA thread stops for good (assert, trap)
+  // Memory spaces, as __isShared and __isLocal see them: shared memory of a
+  // block resident on this worker, the stack of one of its fibers.
+  bool in_shared_memory(const void* p) const;
+  bool in_local_memory(const void* p) const;
+  // Reports a misuse by the running thread (naming its kernel, block and
+  // thread), stops the grid (cudaErrorLaunchFailure) and abandons the thread.
+  [[noreturn]] void stop_grid_for(const std::string& problem);
 
   // Called by the fiber loop.
   void fiber_loop(fiber& self);

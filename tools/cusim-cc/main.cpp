@@ -114,6 +114,8 @@ class driver {
     auto pp = compiler_command(false);
     const auto macros = cuda_macros(o_);
     pp.insert(pp.end(), macros.begin(), macros.end());
+    // nvcc includes cuda_runtime.h before every .cu file: many files rely on it.
+    pp.insert(pp.end(), {"-include", "cuda_runtime.h"});
     add_dependency_flags(pp, input, object);
     if (o_.dependencies == dependency_mode::only) {
       pp.insert(pp.end(), {"-x", "c++", input.string()});

@@ -545,7 +545,7 @@ class rewriter {
   // local to this file, and `c` a reference to it as const. Kernels that
   // write c fail to compile, as with nvcc; cudaMemcpyToSymbol(c, ...) copies
   // into the storage. `extern __constant__` (separate compilation) declares
-  // the reference.
+  // the reference. Each storage is registered for __isConstant.
   void rewrite_constant() {
     const declaration_text d = take_declaration(12);
     std::vector<declarator> declarators;
@@ -560,6 +560,9 @@ class rewriter {
       // decltype: `char s[] = "..."` has its bound from the initializer.
       out_ += "static " + base + " " + v.stars + storage + v.bounds + v.initializer + "; " +
               (d.is_static ? "static " : "") + "const decltype(" + storage + ")& " + v.name + " = " + storage + ";";
+      // Registered, so that __isConstant knows the storage.
+      out_ += " static const bool cusim_constant_known_" + v.name +
+              " = ::cusim::detail::register_constant_memory(&" + storage + ", sizeof " + storage + ");";
     }
     finish_declaration(d);
   }

@@ -86,6 +86,13 @@ struct static_shared_view {
   auto operator&() const { return &get(); }
 };
 
+// Memory spaces of generic addresses: cusim-cc registers each __constant__
+// variable's storage (register_constant_memory) so __isConstant can tell.
+bool register_constant_memory(const void* storage, std::size_t bytes);
+bool in_constant_memory(const void* p);
+bool in_shared_memory(const void* p);
+bool in_local_memory(const void* p);
+
 }  // namespace cusim::detail
 
 // A static __shared__ variable for code written against the C++ API; cusim-cc
@@ -99,3 +106,13 @@ struct static_shared_view {
 
 // `extern __shared__ T name[];`: a pointer to the launch's dynamic shared memory.
 #define CUSIM_EXTERN_SHARED(type, name) type* const name = static_cast<type*>(::cusim::detail::dynamic_shared())
+
+// The address-space predicates, for a pointer in device code.
+inline unsigned int __isShared(const void* p) { return cusim::detail::in_shared_memory(p) ? 1u : 0u; }
+inline unsigned int __isLocal(const void* p) { return cusim::detail::in_local_memory(p) ? 1u : 0u; }
+inline unsigned int __isConstant(const void* p) { return cusim::detail::in_constant_memory(p) ? 1u : 0u; }
+// Everything a kernel can point to that is not shared, local or constant is
+// global memory: allocations, __device__ variables, the device heap.
+inline unsigned int __isGlobal(const void* p) {
+  return p != nullptr && !__isShared(p) && !__isLocal(p) && !__isConstant(p) ? 1u : 0u;
+}

@@ -18,7 +18,20 @@ struct kernel_invocation {
   std::shared_ptr<const void> call;      // owns the function pointer and arguments
   const void* function;                  // identifies the kernel (cudaFuncSetAttribute)
   const char* name;                      // for reports; may be null
+  // Writes the value of each argument of pointer type (nullptr for the
+  // others) to `out`, one per parameter, and returns the parameter count:
+  // device-side launches check what they hand their child. May be null.
+  std::size_t (*pointer_arguments)(const void* call, const void** out, std::size_t capacity) = nullptr;
 };
+
+template <class T>
+const void* pointer_or_null(const T& value) {
+  if constexpr (std::is_pointer_v<T> && std::is_object_v<std::remove_pointer_t<T>>) {
+    return const_cast<const void*>(static_cast<const volatile void*>(value));
+  } else {
+    return nullptr;
+  }
+}
 
 template <class... Params>
 struct kernel_call {
@@ -30,6 +43,17 @@ struct kernel_call {
     const auto* call = static_cast<const kernel_call*>(self);
     std::apply(call->function, call->arguments);
   }
+  static std::size_t pointer_arguments(const void* self, const void** out, std::size_t capacity) {
+    const auto* call = static_cast<const kernel_call*>(self);
+    std::size_t i = 0;
+    std::apply([&](const auto&... value) { ((i < capacity ? (out[i++] = pointer_or_null(value)) : nullptr), ...); },
+               call->arguments);
+    return sizeof...(Params);
+  }
+  static kernel_invocation invocation(std::shared_ptr<const kernel_call> call, const char* name) {
+    const void* function = reinterpret_cast<const void*>(call->function);
+    return {&run_thread, std::move(call), function, name, &pointer_arguments};
+  }
 };
 
 struct launch_shape {
@@ -39,6 +63,8 @@ struct launch_shape {
   cudaStream_t stream;
   bool cooperative = false;  // cudaLaunchCooperativeKernel: every block resident at once, grid.sync() allowed
   dim3 cluster{0, 0, 0};     // cudaLaunchAttributeClusterDimension; 0: none given at launch
+  const char* file = nullptr;  // where the launch is in the source, when known (<<<>>> through cusim-cc)
+  unsigned int line = 0;
 };
 
 // Validates the launch against the active profile and runs it. Errors are
@@ -56,7 +82,7 @@ cudaError_t launch_from_argument_array(void (*kernel)(Params...), const launch_s
     return typename call_type::arguments_type(*static_cast<std::decay_t<Params>*>(args[I])...);
   };
   auto call = std::make_shared<const call_type>(call_type{kernel, copy(std::index_sequence_for<Params...>{})});
-  return launch_kernel(shape, {&call_type::run_thread, std::move(call), reinterpret_cast<const void*>(kernel), name});
+  return launch_kernel(shape, call_type::invocation(std::move(call), name));
 }
 
 // Kernels by address, for launches that pass a kernel as `const void*`

@@ -1,9 +1,9 @@
 // Dynamic parallelism in the legacy model (CDP1): device-side
 // cudaDeviceSynchronize() waits for every grid the calling thread's block
-// has launched so far. CUDA 11.6-12 kept it behind CUDA_FORCE_CDP1_IF_SUPPORTED
-// for GPUs before sm_90; nvcc 13 no longer builds it, so this test runs on
-// cusim only.
-#define CUDA_FORCE_CDP1_IF_SUPPORTED
+// has launched so far. CUDA 11.6-12 kept it for GPUs before sm_90 in programs
+// built with -DCUDA_FORCE_CDP1_IF_SUPPORTED (on the command line: nvcc, like
+// cusim-cc, includes cuda_runtime.h before the file's first line). A GPU of
+// sm_90 or later cannot run it, so this test runs on cusim only.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -39,10 +39,11 @@ __global__ void sync_covers_the_block(int* out) {
 // Every thread launches its own child and waits for it.
 __global__ void square(int* slot) { *slot = *slot * *slot; }
 __global__ void each_thread_waits(int* values) {
-  values[threadIdx.x] = int(threadIdx.x);
-  square<<<1, 1>>>(&values[threadIdx.x]);
+  int* mine = &values[blockIdx.x * blockDim.x + threadIdx.x];
+  *mine = int(threadIdx.x);
+  square<<<1, 1>>>(mine);
   cudaDeviceSynchronize();
-  values[threadIdx.x] += 1;  // after its own child
+  *mine += 1;  // after its own child
 }
 
 // Recursion that synchronises at each level: the sum of 1..n, one level a
@@ -91,9 +92,9 @@ int main() {
 
   int* values;
   cudaMallocManaged(&values, 64 * sizeof(int));
-  each_thread_waits<<<2, 32>>>(values);  // both blocks write the same 32 slots: same values
+  each_thread_waits<<<2, 32>>>(values);
   expect("synchronize", cudaDeviceSynchronize(), cudaSuccess);
-  for (int i = 0; i < 32; ++i) expect("each thread after its child", values[i], i * i + 1);
+  for (int i = 0; i < 64; ++i) expect("each thread after its child", values[i], (i % 32) * (i % 32) + 1);
 
   int *partial, *errors;
   cudaMallocManaged(&partial, 16 * sizeof(int));

@@ -1,0 +1,373 @@
+// Streams and events. On the host every operation completes before its call
+// returns (issue: asynchronous streams are still to come), so a stream keeps
+// no queue: its order, and every order an event imposes, hold trivially, and
+// an event records the host's clock when it is recorded, which brackets the
+// emulated work between two records.
+//
+// In device code they are the device runtime's objects (dynamic
+// parallelism): created by a block for its own use, with the flags the
+// device runtime requires. A block's launches run one after another in
+// launch order (sched/children.hpp), which satisfies every order a stream or
+// an event between streams asks for, so device-side records and waits only
+// check their handles.
+#include "api/streams.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include "api/device_runtime.hpp"
+#include "api/errors.hpp"
+#include "sched/worker.hpp"
+#include "support/diagnostics.hpp"
+
+// Who made a stream or event: the host, or one block of one kernel.
+struct device_runtime_owner {
+  std::uint64_t block_serial = 0;  // 0: the host
+  uint3 block_idx{};
+  std::string kernel;
+};
+
+struct CUstream_st {
+  unsigned int flags;
+  int priority;
+  device_runtime_owner owner;
+};
+
+struct CUevent_st {
+  unsigned int flags;
+  bool recorded = false;
+  std::chrono::steady_clock::time_point when{};
+  device_runtime_owner owner;
+};
+
+namespace cusim::detail {
+
+namespace {
+
+constexpr int least_stream_priority = 0;
+constexpr int greatest_stream_priority = -5;  // sm_90 with CUDA 13
+
+template <class Object>
+class handle_registry {
+ public:
+  Object* add(Object object) {
+    auto owned = std::make_unique<Object>(std::move(object));
+    Object* handle = owned.get();
+    std::lock_guard lock(mutex_);
+    live_.emplace(handle, std::move(owned));
+    return handle;
+  }
+  // The object, or nullptr when `handle` names none (never created, destroyed).
+  Object* find(const void* handle) {
+    std::lock_guard lock(mutex_);
+    auto it = live_.find(handle);
+    return it == live_.end() ? nullptr : it->second.get();
+  }
+  void remove(const void* handle) {
+    std::lock_guard lock(mutex_);
+    live_.erase(handle);
+  }
+  void remove_device_owned() {
+    std::lock_guard lock(mutex_);
+    std::erase_if(live_, [](const auto& entry) { return entry.second->owner.block_serial != 0; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<const void*, std::unique_ptr<Object>> live_;
+};
+
+handle_registry<CUstream_st>& streams() {
+  static handle_registry<CUstream_st> registry;
+  return registry;
+}
+handle_registry<CUevent_st>& events() {
+  static handle_registry<CUevent_st> registry;
+  return registry;
+}
+
+bool in_device_code() { return current_thread != nullptr; }
+
+device_runtime_owner running_block() {
+  const block_state& block = *current_thread->block;
+  return {block.serial(), block.block_idx(), block.grid().kernel_name()};
+}
+
+// Device code may use an object only if its own block made it.
+template <class Object>
+void check_owned(const Object* object, const void* handle, const char* what, const char* api) {
+  std::string problem;
+  if (object == nullptr) {
+    problem = fmt::format("{} was given {} {}, which does not exist (never created, or destroyed).", api, what, handle);
+  } else if (object->owner.block_serial == 0) {
+    problem = fmt::format("{} was given {} {}, which the host created. Device code may use only {}s its own block "
+                          "created (and the NULL stream, cudaStreamFireAndForget, cudaStreamTailLaunch).",
+                          api, what, handle, what);
+  } else if (object->owner.block_serial != current_thread->block->serial()) {
+    const uint3 b = object->owner.block_idx;
+    problem = fmt::format("{} was given {} {}, which block ({},{},{}) of kernel {} created. A device-side {} "
+                          "belongs to the block that created it; another block using it is undefined on a GPU.",
+                          api, what, handle, b.x, b.y, b.z, object->owner.kernel, what);
+  } else {
+    return;
+  }
+  worker::current()->stop_grid_for(problem);
+}
+
+cudaError_t not_in_device_code(const char* api) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, bool> told;
+  {
+    std::lock_guard lock(mutex);
+    if (!told[api]) {
+      told[api] = true;
+      report("{} is not part of the device runtime: device code cannot wait for a stream or an event, nor time "
+             "one (nvcc refuses the call in a kernel). It returns cudaErrorNotSupported.",
+             api);
+    }
+  }
+  return set_error(cudaErrorNotSupported);
+}
+
+CUevent_st* host_event(cudaEvent_t event) {
+  CUevent_st* e = events().find(event);
+  return e != nullptr && e->owner.block_serial == 0 ? e : nullptr;
+}
+
+}  // namespace
+
+cudaError_t check_host_stream(cudaStream_t stream) {
+  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return cudaSuccess;
+  const CUstream_st* s = streams().find(stream);
+  return s != nullptr && s->owner.block_serial == 0 ? cudaSuccess : cudaErrorInvalidResourceHandle;
+}
+
+void check_device_stream(cudaStream_t stream, const char* api, bool for_launch) {
+  if (stream == nullptr) return;
+  if (for_launch && (stream == cudaStreamTailLaunch || stream == cudaStreamFireAndForget)) return;
+  check_owned(streams().find(stream), stream, "stream", api);
+}
+
+void forget_device_objects() {
+  streams().remove_device_owned();
+  events().remove_device_owned();
+}
+
+}  // namespace cusim::detail
+
+using namespace cusim::detail;
+
+extern "C" {
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority) {
+  if (in_device_code()) return not_in_device_code("cudaStreamCreateWithPriority");
+  if (cudaError_t e = context_error()) return e;
+  if (stream == nullptr || (flags & ~unsigned(cudaStreamNonBlocking)) != 0) return set_error(cudaErrorInvalidValue);
+  // Out-of-range priorities are clamped, as CUDA does.
+  priority = std::min(least_stream_priority, std::max(greatest_stream_priority, priority));
+  *stream = streams().add({flags, priority, {}});
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
+  if (in_device_code()) {
+    // The device runtime has only non-blocking streams.
+    if (stream == nullptr || flags != cudaStreamNonBlocking) return set_error(cudaErrorInvalidValue);
+    *stream = streams().add({flags, 0, running_block()});
+    return cudaSuccess;
+  }
+  return cudaStreamCreateWithPriority(stream, flags, least_stream_priority);
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+  if (in_device_code()) return not_in_device_code("cudaStreamCreate (use cudaStreamCreateWithFlags with cudaStreamNonBlocking)");
+  return cudaStreamCreateWithFlags(stream, cudaStreamDefault);
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  if (in_device_code()) {
+    check_device_stream(stream, "cudaStreamDestroy", false);
+    if (stream == nullptr) return set_error(cudaErrorInvalidResourceHandle);
+  } else if (stream == nullptr || check_host_stream(stream) != cudaSuccess || stream == cudaStreamLegacy ||
+             stream == cudaStreamPerThread) {
+    return set_error(cudaErrorInvalidResourceHandle);
+  }
+  // Work already in the stream still runs: a destroyed stream only takes no more.
+  streams().remove(stream);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  if (in_device_code()) return not_in_device_code("cudaStreamSynchronize");
+  if (cudaError_t e = context_error()) return e;
+  return set_error(check_host_stream(stream));
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  if (in_device_code()) return not_in_device_code("cudaStreamQuery");
+  if (cudaError_t e = context_error()) return e;
+  return set_error(check_host_stream(stream));  // its work has all completed
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {
+  if (flags == nullptr) return set_error(cudaErrorInvalidValue);
+  if (in_device_code()) check_device_stream(stream, "cudaStreamGetFlags", false);
+  else if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  const CUstream_st* s = streams().find(stream);
+  *flags = s != nullptr ? s->flags : 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
+  if (priority == nullptr) return set_error(cudaErrorInvalidValue);
+  if (in_device_code()) check_device_stream(stream, "cudaStreamGetPriority", false);
+  else if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  const CUstream_st* s = streams().find(stream);
+  *priority = s != nullptr ? s->priority : 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+  if (leastPriority != nullptr) *leastPriority = least_stream_priority;
+  if (greatestPriority != nullptr) *greatestPriority = greatest_stream_priority;
+  return cudaSuccess;
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
+  if (in_device_code()) return not_in_device_code("cudaLaunchHostFunc");
+  if (cudaError_t e = context_error()) return e;
+  if (fn == nullptr) return set_error(cudaErrorInvalidValue);
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  fn(userData);  // everything before it in the stream has completed
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                  unsigned int flags) {
+  if (in_device_code()) return not_in_device_code("cudaStreamAddCallback");
+  if (cudaError_t e = context_error()) return e;
+  if (callback == nullptr || flags != 0) return set_error(cudaErrorInvalidValue);
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  callback(stream, sticky_error(), userData);
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
+  if (event == nullptr) return set_error(cudaErrorInvalidValue);
+  if (in_device_code()) {
+    // The device runtime's events order streams; they cannot time.
+    if ((flags & cudaEventDisableTiming) == 0) return set_error(cudaErrorInvalidValue);
+    *event = events().add({flags, false, {}, running_block()});
+    return cudaSuccess;
+  }
+  if (cudaError_t e = context_error()) return e;
+  constexpr unsigned int known = cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess;
+  if ((flags & ~known) != 0) return set_error(cudaErrorInvalidValue);
+  if ((flags & cudaEventInterprocess) != 0 && (flags & cudaEventDisableTiming) == 0) {
+    return set_error(cudaErrorInvalidValue);
+  }
+  *event = events().add({flags, false, {}, {}});
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) {
+  if (in_device_code()) return not_in_device_code("cudaEventCreate (use cudaEventCreateWithFlags with cudaEventDisableTiming)");
+  return cudaEventCreateWithFlags(event, cudaEventDefault);
+}
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
+  if (in_device_code()) {
+    check_owned(events().find(event), event, "event", "cudaEventRecord");
+    check_device_stream(stream, "cudaEventRecord", false);
+    events().find(event)->recorded = true;
+    return cudaSuccess;
+  }
+  if (cudaError_t e = context_error()) return e;
+  if (flags > 1) return set_error(cudaErrorInvalidValue);
+  CUevent_st* e = host_event(event);
+  if (e == nullptr) return set_error(cudaErrorInvalidResourceHandle);
+  if (cudaError_t s = check_host_stream(stream)) return set_error(s);
+  e->recorded = true;
+  e->when = std::chrono::steady_clock::now();
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  return cudaEventRecordWithFlags(event, stream, cudaEventRecordDefault);
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  if (in_device_code()) {
+    check_device_stream(stream, "cudaStreamWaitEvent", false);
+    check_owned(events().find(event), event, "event", "cudaStreamWaitEvent");
+    return flags == 0 ? cudaSuccess : set_error(cudaErrorInvalidValue);
+  }
+  if (cudaError_t e = context_error()) return e;
+  if (flags > 1) return set_error(cudaErrorInvalidValue);
+  if (host_event(event) == nullptr) return set_error(cudaErrorInvalidResourceHandle);
+  return set_error(check_host_stream(stream));
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  if (in_device_code()) return not_in_device_code("cudaEventSynchronize");
+  if (cudaError_t e = context_error()) return e;
+  return host_event(event) == nullptr ? set_error(cudaErrorInvalidResourceHandle) : cudaSuccess;
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  if (in_device_code()) return not_in_device_code("cudaEventQuery");
+  if (cudaError_t e = context_error()) return e;
+  return host_event(event) == nullptr ? set_error(cudaErrorInvalidResourceHandle) : cudaSuccess;
+}
+
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  if (in_device_code()) return not_in_device_code("cudaEventElapsedTime");
+  if (cudaError_t e = context_error()) return e;
+  if (ms == nullptr) return set_error(cudaErrorInvalidValue);
+  const CUevent_st* a = host_event(start);
+  const CUevent_st* b = host_event(end);
+  if (a == nullptr || b == nullptr) return set_error(cudaErrorInvalidResourceHandle);
+  if (((a->flags | b->flags) & cudaEventDisableTiming) != 0) return set_error(cudaErrorInvalidResourceHandle);
+  if (!a->recorded || !b->recorded) return set_error(cudaErrorInvalidResourceHandle);
+  *ms = std::chrono::duration<float, std::milli>(b->when - a->when).count();
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  if (in_device_code()) {
+    check_owned(events().find(event), event, "event", "cudaEventDestroy");
+  } else if (host_event(event) == nullptr) {
+    return set_error(cudaErrorInvalidResourceHandle);
+  }
+  events().remove(event);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (in_device_code()) {
+    check_device_stream(stream, "cudaMemcpyAsync", false);
+    return enqueue_device_memory_operation(dst, src, 0, count, kind, stream);
+  }
+  if (cudaError_t e = context_error()) return e;
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  return cudaMemcpy(dst, src, count, kind);
+}
+
+cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream) {
+  if (in_device_code()) {
+    check_device_stream(stream, "cudaMemsetAsync", false);
+    return enqueue_device_memory_operation(ptr, nullptr, value, count, cudaMemcpyDeviceToDevice, stream);
+  }
+  if (cudaError_t e = context_error()) return e;
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  return cudaMemset(ptr, value, count);
+}
+
+}  // extern "C"

@@ -1,0 +1,23 @@
+// Streams and events: handles and their checks, for the launch and copy
+// paths (streams.cpp has the API itself).
+#pragma once
+#include <driver_types.h>
+
+namespace cusim::detail {
+
+// On the host: cudaSuccess for the NULL stream, cudaStreamLegacy,
+// cudaStreamPerThread or a live stream created on the host;
+// cudaErrorInvalidResourceHandle otherwise.
+cudaError_t check_host_stream(cudaStream_t stream);
+
+// In device code: returns when the running thread's block may use `stream`
+// (the NULL stream, cudaStreamFireAndForget and cudaStreamTailLaunch where
+// `for_launch`, or a stream the block created); otherwise reports the misuse
+// and stops the grid.
+void check_device_stream(cudaStream_t stream, const char* api, bool for_launch);
+
+// After a host launch and everything it launched: device-side streams and
+// events cannot outlive it.
+void forget_device_objects();
+
+}  // namespace cusim::detail
