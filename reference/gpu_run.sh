@@ -17,7 +17,7 @@ for spec in "$@"; do
   name=$(basename "$file" .cu)
   echo "== $name${arg:+ $arg}" >> "$log"
   flags=
-  case "$file" in */dp/*) flags="-rdc=true -lcudadevrt" ;; esac  # kernels that launch kernels
+  case "$file" in */dp/* | *-dp-*/*) flags="-rdc=true -lcudadevrt" ;; esac  # kernels that launch kernels
   if [ ! -x "$work/$name" ] && ! nvcc -arch=sm_90 $flags -o "$work/$name" "$file" > "$work/$name.build" 2>&1; then
     echo "build failed:" >> "$log"
     cat "$work/$name.build" >> "$log"

@@ -47,11 +47,13 @@ cudaError_t synchronize_from_device() {
            "dynamic-parallelism model, deprecated since CUDA 11.6: nvcc builds it only for GPUs before sm_90, "
            "and such a program fails to load on sm_90 and later. cusim runs it as CUDA 11 did. (Shown once.)");
   });
-  // Grids the host launched are at depth 0: with the default limit of 2,
-  // they and their children may synchronise, their grandchildren may not.
+  // Grids the host launched are at depth 0: with the default limit of 2
+  // ("two levels"), they and their children may synchronise, their
+  // grandchildren may not (cudaErrorSyncDepthExceeded, the runtime's code
+  // for exactly this; the appendix's text names cudaErrorLaunchMaxDepthExceeded).
   std::size_t sync_depth = 0;
   read_limit(cudaLimitDevRuntimeSyncDepth, sync_depth);
-  if (current_thread->block->grid().depth >= sync_depth) return set_error(cudaErrorLaunchMaxDepthExceeded);
+  if (current_thread->block->grid().depth >= sync_depth) return set_error(cudaErrorSyncDepthExceeded);
   worker::current()->wait_for_block_children();
   return cudaSuccess;
 }

@@ -23,6 +23,7 @@
 #include "api/streams.hpp"
 #include "sched/block.hpp"
 #include "sched/pool.hpp"
+#include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
 
 namespace cusim::detail {
@@ -103,7 +104,25 @@ cudaError_t resolve_cluster(launch_shape& shape, const kernel_info& kernel, cons
 
 namespace {
 
-constexpr unsigned int max_nesting_depth = 24;  // the device runtime's limit
+constexpr unsigned int legacy_max_nesting_depth = 24;
+
+// A device-side launch is pending from its launch until its grid completes;
+// cudaLimitDevRuntimePendingLaunchCount bounds how many may be. On a GPU the
+// children of a thread that launches in a loop start, and complete, while it
+// goes on; cusim's start when their block waits for them: so when the buffer
+// is full and the block has children of its own, it waits for them first.
+// Only a buffer full of grids that cannot complete (a chain of nested
+// launches, each waiting for its child) refuses the launch.
+bool reserve_pending_launch() {
+  std::size_t limit = 0;
+  read_limit(cudaLimitDevRuntimePendingLaunchCount, limit);
+  for (;;) {
+    if (pending_launches().fetch_add(1) < limit) return true;
+    pending_launches().fetch_sub(1);
+    if (!worker::current()->block_has_children()) return false;
+    worker::current()->wait_for_block_children();
+  }
+}
 
 // Runs a launch from the host, then its tail launches (and theirs) in
 // order, each after everything before it has finished. Device-side launches
@@ -133,7 +152,7 @@ cudaError_t run_launch_tree(child_launch first) {
     pool_of_size(worker_count()).run(grid, settings, shape.cooperative ? 1u : worker_count());
 
     std::vector<child_launch> tails = grid.take_tail_launches();
-    pending_launches().fetch_sub(tails.size());
+    if (!first_grid) pending_launches().fetch_sub(1);  // a tail launch, now complete
     const cudaError_t outcome = grid.error();
     if (outcome != cudaSuccess && outcome != cudaErrorInvalidValue) make_sticky(outcome);
     if (first_grid && outcome != cudaSuccess) return outcome;
@@ -163,16 +182,16 @@ cudaError_t launch_from_device(const launch_shape& requested, kernel_invocation 
   launch_shape shape = requested;
   if (validate(shape, kernel, shared_limit) != cudaSuccess) return set_error(cudaErrorInvalidConfiguration);
   if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
-  // A tail launch runs after its launcher has finished, in its place: at its depth.
+  // A tail launch runs after its launcher has finished, in its place: at its
+  // depth. The legacy model has a nesting limit; the CUDA 12 model has none
+  // (an H100 ran a chain of 2048 nested grids, stopped by the pending-launch
+  // limit).
   const bool tail = shape.stream == cudaStreamTailLaunch;
   const unsigned int depth = tail ? parent.depth : parent.depth + 1;
-  if (depth > max_nesting_depth) return set_error(cudaErrorLaunchMaxDepthExceeded);
-  std::size_t pending_limit = 0;
-  read_limit(cudaLimitDevRuntimePendingLaunchCount, pending_limit);
-  if (pending_launches().fetch_add(1) >= pending_limit) {
-    pending_launches().fetch_sub(1);
-    return set_error(cudaErrorLaunchPendingCountExceeded);
+  if (legacy_dynamic_parallelism() && depth > legacy_max_nesting_depth) {
+    return set_error(cudaErrorLaunchMaxDepthExceeded);
   }
+  if (!reserve_pending_launch()) return set_error(cudaErrorLaunchPendingCountExceeded);
   child_launch child{shape, std::move(invocation), &kernel, shared_limit, depth};
   if (tail) {
     parent.add_tail_launch(std::move(child));

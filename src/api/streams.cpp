@@ -178,8 +178,9 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flag
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
   if (in_device_code()) {
-    // The device runtime has only non-blocking streams.
-    if (stream == nullptr || flags != cudaStreamNonBlocking) return set_error(cudaErrorInvalidValue);
+    // The device runtime's streams are all non-blocking; it requires the flag
+    // but (an H100 shows) also takes 0.
+    if (stream == nullptr || (flags & ~unsigned(cudaStreamNonBlocking)) != 0) return set_error(cudaErrorInvalidValue);
     *stream = streams().add({flags, 0, running_block()});
     return cudaSuccess;
   }

@@ -115,11 +115,26 @@ void worker::start_fiber_for(block_state& block, bool run_next) {
   if (run_next) ready_.push_front(f); else ready_.push_back(f);
 }
 
+// Completing a block may complete a child grid, which may complete the
+// block that launched it, and so on up a tree of any depth: the blocks are
+// queued and finished in a loop rather than by recursion.
+void worker::finish_block(block_state& block) {
+  blocks_to_finish_.push_back(&block);
+  if (finishing_blocks_) return;
+  finishing_blocks_ = true;
+  while (!blocks_to_finish_.empty()) {
+    block_state* next = blocks_to_finish_.back();
+    blocks_to_finish_.pop_back();
+    finish_block_now(*next);
+  }
+  finishing_blocks_ = false;
+}
+
 // A block whose threads have all exited. It stays resident while grids it
 // launched still run, and a block of a cluster stays resident, its shared
 // memory retired, until the cluster's last block finishes: until then no
 // other block may take its place.
-void worker::finish_block(block_state& block) {
+void worker::finish_block_now(block_state& block) {
   if (!block.launched.empty() || block.children != nullptr) {
     block.awaiting_children = true;
     block.fibers.clear();  // its last thread's fiber is leaving
@@ -172,6 +187,8 @@ void worker::reclaim_aborted_blocks() {
   resident_.clear();
   clusters_.clear();
   sequences_.clear();
+  blocks_to_finish_.clear();
+  finishing_blocks_ = false;
   primary_resident_ = 0;
 }
 

@@ -65,6 +65,8 @@ class worker {
   // The legacy (CDP1) device-side cudaDeviceSynchronize(): the running
   // thread waits until every grid its block has launched so far has finished.
   void wait_for_block_children();
+  // Whether the running thread's block has launched grids that have not completed.
+  bool block_has_children() const;
   // The running thread steps aside for the others of its block (progress.hpp).
   void spin_point();
   [[noreturn]] void abandon_thread();  // the running CUDA thread stops for good (assert, trap)
@@ -102,6 +104,7 @@ class worker {
   [[noreturn]] void fail_in_kernel(fmt::format_string<Args...> format, Args&&... args);
   void start_fiber_for(block_state& block, bool run_next);
   void finish_block(block_state& block);
+  void finish_block_now(block_state& block);
   void reclaim_aborted_blocks();
   void report_hang();
   // A thread of a cooperative grid exited: it no longer holds grid.sync().
@@ -139,6 +142,8 @@ class worker {
   std::vector<std::unique_ptr<launch_sequence>> sequences_;  // running child grids, oldest first
   grid_job* grid_ = nullptr;  // the grid run() was given (host-launched)
   unsigned int primary_resident_ = 0;
+  std::vector<block_state*> blocks_to_finish_;
+  bool finishing_blocks_ = false;
   worker_settings settings_{};
   // grid.sync() of the cooperative grid this worker runs (alone).
   struct {

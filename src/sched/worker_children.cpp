@@ -45,7 +45,6 @@ void worker::advance(launch_sequence& sequence) {
   }
   child_launch next = std::move(sequence.queue.front());
   sequence.queue.pop_front();
-  pending_launches().fetch_sub(1, std::memory_order_relaxed);
   auto grid = std::make_unique<grid_job>(next.shape, std::move(next.invocation), *next.kernel, next.shared_limit);
   grid->depth = next.depth;
   grid->nest_under(sequence.block->grid());
@@ -62,6 +61,7 @@ void worker::child_grid_complete(launch_sequence& sequence) {
   sequence.queue.insert(sequence.queue.begin(), std::make_move_iterator(tails.begin()),
                         std::make_move_iterator(tails.end()));
   sequence.running.reset();
+  pending_launches().fetch_sub(1, std::memory_order_relaxed);  // a launch is pending until its grid completes
   advance(sequence);
 }
 
@@ -74,6 +74,11 @@ void worker::complete(launch_sequence& sequence) {
     block.awaiting_children = false;
     finish_block(block);
   }
+}
+
+bool worker::block_has_children() const {
+  const block_state& block = *running_->thread.block;
+  return !block.launched.empty() || block.children != nullptr;
 }
 
 void worker::wait_for_block_children() {

@@ -116,8 +116,8 @@ int main() {
   expect("synchronize", cudaDeviceSynchronize(), cudaSuccess);
   expect("depth 0 may synchronise", results[0], cudaSuccess);
   expect("depth 1 may synchronise", results[1], cudaSuccess);
-  expect("depth 2 may not", results[2], cudaErrorLaunchMaxDepthExceeded);
-  expect("depth 3 may not", results[3], cudaErrorLaunchMaxDepthExceeded);
+  expect("depth 2 may not", results[2], cudaErrorSyncDepthExceeded);
+  expect("depth 3 may not", results[3], cudaErrorSyncDepthExceeded);
 
   std::printf("legacy device synchronize: %d failures: %s\n", failures, failures == 0 ? "PASSED" : "FAILED");
   return failures == 0 ? 0 : 1;
