@@ -34,6 +34,10 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
 cudaError_t cudaDriverGetVersion(int* version);
 cudaError_t cudaRuntimeGetVersion(int* version);
 cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value);
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func);
+cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache cacheConfig);
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* pCacheConfig);
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache cacheConfig);
 
 // Launches with the arguments as an array of pointers to them. A kernel
 // passed as `const void*` must be known to cusim: every non-template kernel
@@ -189,6 +193,15 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlock
                                                                    size_t dynamicSMemSize, unsigned int flags) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, reinterpret_cast<const void*>(func),
                                                                 blockSize, dynamicSMemSize, flags);
+}
+
+template <class F>
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, F* func) {
+  return cudaFuncGetAttributes(attr, reinterpret_cast<const void*>(func));
+}
+template <class F>
+cudaError_t cudaFuncSetCacheConfig(F* func, cudaFuncCache cacheConfig) {
+  return cudaFuncSetCacheConfig(reinterpret_cast<const void*>(func), cacheConfig);
 }
 
 template <class... Expected, class... Actual>

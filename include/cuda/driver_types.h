@@ -48,6 +48,34 @@ enum cudaFuncAttribute {
   cudaFuncAttributeMax
 };
 
+enum cudaFuncCache {
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared = 1,
+  cudaFuncCachePreferL1 = 2,
+  cudaFuncCachePreferEqual = 3
+};
+
+// What cudaFuncGetAttributes reports of a kernel.
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes;  // static __shared__ bytes
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+  int clusterDimMustBeSet;
+  int requiredClusterWidth;
+  int requiredClusterHeight;
+  int requiredClusterDepth;
+  int clusterSchedulingPolicyPreference;
+  int nonPortableClusterSizeAllowed;
+  int reserved[16];
+};
+
 // Flags of cudaHostAlloc and cudaMallocManaged.
 #define cudaHostAllocDefault 0x00
 #define cudaHostAllocPortable 0x01
