@@ -14,10 +14,11 @@ for spec in "$@"; do
   file=${spec%%:*}
   arg=${spec#"$file"}
   arg=${arg#:}
-  name=$(basename "$file" .cu)
+  name=$(basename "$(dirname "$file")")-$(basename "$file" .cu)  # files of the same name in different folders
   echo "== $name${arg:+ $arg}" >> "$log"
   flags=
   case "$file" in */dp/* | *-dp-*/*) flags="-rdc=true -lcudadevrt" ;; esac  # kernels that launch kernels
+  flags="$flags $(sed -n 's|^// FLAGS: ||p' "$file" | tr '\n' ' ')"  # an annotated test's own options
   if [ ! -x "$work/$name" ] && ! nvcc -arch=sm_90 $flags -o "$work/$name" "$file" > "$work/$name.build" 2>&1; then
     echo "build failed:" >> "$log"
     cat "$work/$name.build" >> "$log"

@@ -11,6 +11,7 @@
 #include "driver_types.h"
 #include "vector_types.h"
 #include <cusim/detail/builtins.hpp>
+#include <cusim/detail/device_heap.hpp>
 #include <cusim/detail/device_functions.hpp>
 #include <cusim/detail/device_math.hpp>
 #include <cusim/detail/warp_functions.hpp>
@@ -27,11 +28,14 @@
 // __cluster_dims__(x, y, z) reaches the rewriter too, which records the
 // kernel's cluster shape with its registration (non-template kernels).
 #define __cluster_dims__(...) __cusim_cluster_dims__(__VA_ARGS__)
+// So does __device__: in device functions, malloc/free/new/delete use the
+// device heap.
+#define __device__ __cusim_device__
 #else
 #define __global__
 #define __cluster_dims__(...)
-#endif
 #define __device__
+#endif
 #define __host__
 #ifndef __CUSIM_CC__
 #define __constant__  // cusim-cc makes __constant__ read-only in kernels; the C++ API cannot

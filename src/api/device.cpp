@@ -178,7 +178,9 @@ cudaError_t cudaDriverGetVersion(int* version) {
 
 cudaError_t cudaRuntimeGetVersion(int* version) {
   if (version == nullptr) return set_error(cudaErrorInvalidValue);
-  *version = CUDART_VERSION;
+  // Device code asks the device runtime, which answers 6000 on an H100 with
+  // CUDA 13 (measured), not the host runtime's version.
+  *version = cusim::detail::current_thread != nullptr ? 6000 : CUDART_VERSION;
   return cudaSuccess;
 }
 }

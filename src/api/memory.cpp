@@ -5,10 +5,13 @@
 #include <cstring>
 
 #include <cuda_runtime_api.h>
+#include <cusim/detail/builtins.hpp>
+#include <cusim/detail/device_heap.hpp>
 #include <cusim/profile.hpp>
 
 #include "api/errors.hpp"
 #include "memory/allocations.hpp"
+#include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
 
 using namespace cusim::detail;
@@ -87,7 +90,15 @@ cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_size, void* buffer, s
 
 extern "C" {
 
-cudaError_t cudaMalloc(void** ptr, size_t size) { return allocate_into(ptr, size, memory_kind::device); }
+cudaError_t cudaMalloc(void** ptr, size_t size) {
+  if (current_thread != nullptr) {
+    // Device code allocates from the device heap.
+    if (ptr == nullptr) return set_error(cudaErrorInvalidValue);
+    *ptr = device_malloc(size);
+    return *ptr == nullptr && size != 0 ? set_error(cudaErrorMemoryAllocation) : cudaSuccess;
+  }
+  return allocate_into(ptr, size, memory_kind::device);
+}
 
 cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int flags) {
   if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return set_error(cudaErrorInvalidValue);
@@ -103,8 +114,24 @@ cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
 }
 
 cudaError_t cudaFree(void* ptr) {
+  if (current_thread != nullptr) {
+    if (ptr != nullptr && !in_device_heap(ptr)) {
+      worker::current()->stop_grid_for(fmt::format(
+          "cudaFree in device code was given {}, which {}: device code frees only the device heap's memory "
+          "(malloc, new or cudaMalloc in a kernel).",
+          ptr, find_allocation(ptr) ? "the host allocated (cudaMalloc on the host)" : "is not from the device heap"));
+    }
+    device_free(ptr);
+    return cudaSuccess;
+  }
   if (cudaError_t e = context_error()) return e;
   if (ptr == nullptr) return cudaSuccess;
+  if (in_device_heap(ptr)) {
+    report("cudaFree on the host was given {}, which device code allocated from the device heap (malloc, new or "
+           "cudaMalloc in a kernel): only device code can free it. It returns cudaErrorInvalidValue.",
+           ptr);
+    return set_error(cudaErrorInvalidValue);
+  }
   if (!release(ptr, /*device or managed*/ true, /*pinned*/ true)) return set_error(cudaErrorInvalidValue);
   return cudaSuccess;
 }

@@ -80,7 +80,18 @@ class rewriter {
         } else if (word == "__constant__") {
           rewrite_constant();
         } else if (word == kernel_marker) {
+          device_pending_ = true;
           note_kernel_declaration();
+        } else if (word == device_marker) {
+          device_pending_ = true;
+          out_.append(word.size(), ' ');  // keeps the columns of what follows
+          pos_ += word.size();
+        } else if (in_device_code() && (word == "malloc" || word == "free") && is_call_of_free_function(word)) {
+          rewrite_heap_call(word);
+        } else if (in_device_code() && word == "new" && last_word_ != "operator") {
+          rewrite_new();
+        } else if (in_device_code() && word == "delete" && last_word_ != "operator" && !after_equals_sign()) {
+          rewrite_delete();
         } else if (word == cluster_marker) {
           take_cluster_dims();
         } else {
@@ -93,6 +104,7 @@ class rewriter {
         track_brace(c);
         if (c == ';' || c == '{' || c == '}') {
           template_pending_ = false;
+          device_pending_ = false;
           pending_cluster_dims_.clear();
         }
         out_.push_back(c);
@@ -211,13 +223,18 @@ class rewriter {
   // initializer braces open after other tokens.
   void track_brace(char c) {
     if (c == '{') {
-      const bool body = in_function() || last_significant_is_function_end();
-      scopes_.push_back(body);
+      const bool function_end = last_significant_is_function_end();
+      const bool body = in_function() || function_end;
+      // Device code: the body of a __global__ or __device__ function (or
+      // lambda), and everything nested in it.
+      const bool device = in_device_code() || (function_end && device_pending_);
+      scopes_.push_back({body, device});
     } else if (c == '}' && !scopes_.empty()) {
       scopes_.pop_back();
     }
   }
-  bool in_function() const { return !scopes_.empty() && scopes_.back(); }
+  bool in_function() const { return !scopes_.empty() && scopes_.back().function; }
+  bool in_device_code() const { return !scopes_.empty() && scopes_.back().device; }
   bool last_significant_is_function_end() const {
     if (!last_word_.empty()) {
       return last_word_ == "const" || last_word_ == "noexcept" || last_word_ == "override" ||
@@ -324,6 +341,75 @@ class rewriter {
   static constexpr std::size_t declaration_reach = 4096;
 
   static constexpr std::string_view cluster_marker = "__cusim_cluster_dims__";
+  // `__device__` reaches the rewriter as this marker (cuda_runtime.h).
+  static constexpr std::string_view device_marker = "__cusim_device__";
+
+  // Dynamic memory in device code comes from the device heap
+  // (cudaLimitMallocHeapSize), as on a GPU: malloc and free, new and delete
+  // in __global__ and __device__ functions are rewritten to cusim's, which
+  // use the heap in a kernel and the host's allocator outside one (for
+  // __host__ __device__ functions called from the host).
+  //
+  // `malloc(` or `std::malloc(` / `::malloc(`, not `x.malloc(` or `x->malloc(`.
+  bool is_call_of_free_function(std::string_view word) const {
+    const std::size_t open = src_.find_first_not_of(" \t\n", pos_ + word.size());
+    if (open == std::string::npos || src_[open] != '(') return false;
+    const std::size_t before = out_.find_last_not_of(" \t\n");
+    if (before == std::string::npos) return true;
+    if (out_[before] == '.' || (out_[before] == '>' && before > 0 && out_[before - 1] == '-')) return false;
+    if (out_[before] != ':') return true;
+    // Qualified: only by `std::` or `::` alone.
+    std::size_t q = before;
+    while (q > 0 && (out_[q - 1] == ':' || out_[q - 1] == ' ')) --q;
+    std::size_t b = q;
+    while (b > 0 && is_ident_char(out_[b - 1])) --b;
+    const std::string qualifier = out_.substr(b, q - b);
+    return qualifier.empty() || qualifier == "std";
+  }
+  void rewrite_heap_call(std::string_view word) {
+    // Drop a `std::` or `::` already written: the replacement is fully qualified.
+    const std::size_t before = out_.find_last_not_of(" \t\n");
+    if (before != std::string::npos && out_[before] == ':') {
+      std::size_t b = before;
+      while (b > 0 && (out_[b - 1] == ':' || out_[b - 1] == ' ')) --b;
+      while (b > 0 && is_ident_char(out_[b - 1])) --b;
+      out_.resize(b);
+    }
+    out_ += word == "malloc" ? "::cusim::detail::device_malloc" : "::cusim::detail::device_free";
+    pos_ += word.size();
+    last_word_ = {};
+  }
+  // `new T` -> `new (::cusim::detail::device_heap) T`. A placement new (or a
+  // parenthesized type) already has parentheses after `new`: left alone.
+  void rewrite_new() {
+    out_ += "new";
+    pos_ += 3;
+    last_word_ = {};
+    const std::size_t next = src_.find_first_not_of(" \t\n", pos_);
+    if (next != std::string::npos && src_[next] != '(') out_ += " (::cusim::detail::device_heap)";
+  }
+  // `delete p` -> `::cusim::detail::device_delete() = p`, `delete[] p` ->
+  // `::cusim::detail::device_delete_array() = p`: the assignment takes the
+  // rest of the operand, as `delete` does, and frees it to where it came from.
+  void rewrite_delete() {
+    pos_ += 6;
+    std::size_t next = src_.find_first_not_of(" \t", pos_);
+    bool array = false;
+    if (next != std::string::npos && src_[next] == '[') {
+      const std::size_t close = src_.find_first_not_of(" \t", next + 1);
+      if (close != std::string::npos && src_[close] == ']') {
+        array = true;
+        pos_ = close + 1;
+      }
+    }
+    out_ += array ? "::cusim::detail::device_delete_array() =" : "::cusim::detail::device_delete() =";
+    last_word_ = {};
+  }
+  // `= delete` (a deleted function) is not a delete-expression.
+  bool after_equals_sign() const {
+    const std::size_t before = out_.find_last_not_of(" \t\n");
+    return before != std::string::npos && out_[before] == '=';
+  }
 
   // `__cluster_dims__(2, 1, 1)` (as its marker): removed, its arguments kept
   // for the kernel it belongs to (written before or after __global__).
@@ -705,7 +791,12 @@ class rewriter {
   std::string out_;
   std::size_t pos_ = 0;
   std::string_view last_word_;
-  std::vector<bool> scopes_;
+  struct scope {
+    bool function;  // a function body or a scope inside one
+    bool device;    // device code: a __global__ or __device__ function's body, or inside one
+  };
+  std::vector<scope> scopes_;
+  bool device_pending_ = false;  // a __global__ or __device__ declaration has begun
   bool template_pending_ = false;                // `template` seen since the last ; { }
   std::map<std::string, bool, std::less<>> kernels_;  // kernel name -> declared as a template
   unsigned site_counter_ = 0;
