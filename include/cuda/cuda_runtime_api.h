@@ -34,6 +34,12 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
 cudaError_t cudaDriverGetVersion(int* version);
 cudaError_t cudaRuntimeGetVersion(int* version);
 cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value);
+// The device runtime's low-level launch (what <<<>>> in device code lowers
+// to): a buffer for the arguments, each at the next offset aligned for its
+// type, then the launch, which takes the buffer.
+void* cudaGetParameterBuffer(size_t alignment, size_t size);
+cudaError_t cudaLaunchDevice(void* func, void* parameterBuffer, dim3 gridDimension, dim3 blockDimension,
+                             unsigned int sharedMemSize, cudaStream_t stream);
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func);
 cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache cacheConfig);
 cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* pCacheConfig);

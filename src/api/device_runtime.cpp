@@ -1,6 +1,9 @@
 #include "api/device_runtime.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -138,3 +141,46 @@ cudaError_t enqueue_device_memory_operation(void* dst, const void* src, int valu
 }
 
 }  // namespace cusim::detail
+
+using namespace cusim::detail;
+
+extern "C" void* cudaGetParameterBuffer(size_t alignment, size_t size) {
+  if (current_thread == nullptr) {
+    report("cudaGetParameterBuffer was called from host code: it belongs to the device runtime. It returns nullptr.");
+    return nullptr;
+  }
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0) return nullptr;
+  alignment = std::max<std::size_t>(alignment, alignof(std::max_align_t));
+  const std::size_t bytes = std::max<std::size_t>(alignment, (size + alignment - 1) / alignment * alignment);
+  return std::aligned_alloc(alignment, bytes);  // freed by the launch that takes it
+}
+
+extern "C" cudaError_t cudaLaunchDevice(void* func, void* parameterBuffer, dim3 gridDimension, dim3 blockDimension,
+                                        unsigned int sharedMemSize, cudaStream_t stream) {
+  if (current_thread == nullptr) {
+    report("cudaLaunchDevice was called from host code: it belongs to the device runtime (host code launches with "
+           "<<<>>> or cudaLaunchKernel).");
+    return set_error(cudaErrorNotSupported);
+  }
+  const char* name = nullptr;
+  const argument_array_launcher launcher = registered_launcher(func, &name);
+  const parameter_layout layout = registered_layout(func);
+  if (launcher == nullptr || layout == nullptr) {
+    std::free(parameterBuffer);
+    report("cudaLaunchDevice: {} is not a kernel cusim knows: kernels compiled by cusim-cc are known (kernel "
+           "templates only once launched with their type).",
+           func);
+    return set_error(cudaErrorInvalidDeviceFunction);
+  }
+  constexpr std::size_t capacity = 256;
+  void* args[capacity];
+  if (layout(parameterBuffer, args, capacity) > capacity) {
+    std::free(parameterBuffer);
+    return set_error(cudaErrorInvalidValue);
+  }
+  // The launch copies the arguments out of the buffer: it is free then.
+  const cudaError_t e =
+      launcher(func, {gridDimension, blockDimension, sharedMemSize, stream}, args, name);
+  std::free(parameterBuffer);
+  return e;
+}

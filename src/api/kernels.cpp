@@ -17,6 +17,7 @@ struct registry {
     argument_array_launcher launcher;
     const char* name;
     dim3 cluster;
+    parameter_layout layout;
   };
   std::map<const void*, registered> launchers;
 };
@@ -34,12 +35,20 @@ kernel_info& kernel_record(const void* function) {
   return *slot;
 }
 
-void register_kernel(const void* kernel, argument_array_launcher launcher, const char* name, dim3 cluster) {
+void register_kernel(const void* kernel, argument_array_launcher launcher, const char* name, dim3 cluster,
+                     parameter_layout layout) {
   registry& r = the_registry();
   std::lock_guard lock(r.mutex);
-  auto [it, fresh] = r.launchers.try_emplace(kernel, registry::registered{launcher, name, cluster});
+  auto [it, fresh] = r.launchers.try_emplace(kernel, registry::registered{launcher, name, cluster, layout});
   // A typed launch registers the kernel again, without its name or cluster: keep what cusim-cc said.
-  if (!fresh && name != nullptr) it->second = {launcher, name, cluster};
+  if (!fresh && name != nullptr) it->second = {launcher, name, cluster, layout};
+}
+
+parameter_layout registered_layout(const void* kernel) {
+  registry& r = the_registry();
+  std::lock_guard lock(r.mutex);
+  const auto it = r.launchers.find(kernel);
+  return it == r.launchers.end() ? nullptr : it->second.layout;
 }
 
 const char* registered_name(const void* kernel) {

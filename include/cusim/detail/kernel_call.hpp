@@ -90,8 +90,28 @@ cudaError_t launch_from_argument_array(void (*kernel)(Params...), const launch_s
 // kernel it compiles, and every typed launch registers its kernel.
 using argument_array_launcher = cudaError_t (*)(const void* kernel, const launch_shape& shape, void** args,
                                                 const char* name);
+// Where each parameter lies in a packed parameter buffer (cudaGetParameterBuffer
+// + cudaLaunchDevice: each in turn at the next offset aligned for its type):
+// writes their addresses to `args` and returns the parameter count.
+using parameter_layout = std::size_t (*)(void* buffer, void** args, std::size_t capacity);
+template <class... Params>
+std::size_t packed_parameters(void* buffer, void** args, std::size_t capacity) {
+  std::size_t offset = 0, i = 0;
+  auto place = [&](std::size_t size, std::size_t alignment) {
+    offset = (offset + alignment - 1) / alignment * alignment;
+    if (i < capacity) args[i] = static_cast<char*>(buffer) + offset;
+    ++i;
+    offset += size;
+  };
+  (place(sizeof(std::decay_t<Params>), alignof(std::decay_t<Params>)), ...);
+  return sizeof...(Params);
+}
+
 // `cluster`: the kernel's __cluster_dims__, or 0s.
-void register_kernel(const void* kernel, argument_array_launcher launcher, const char* name, dim3 cluster);
+void register_kernel(const void* kernel, argument_array_launcher launcher, const char* name, dim3 cluster,
+                     parameter_layout layout = nullptr);
+// The parameter layout of a registered kernel, or nullptr.
+parameter_layout registered_layout(const void* kernel);
 argument_array_launcher registered_launcher(const void* kernel, const char** name);
 // The __cluster_dims__ of a registered kernel; 0s for none.
 dim3 compiled_cluster_dims(const void* kernel);
@@ -107,7 +127,7 @@ struct kernel_registration<void(Params...)> {
                                       name);
   }
   kernel_registration(void (*kernel)(Params...), const char* name, dim3 cluster = dim3(0, 0, 0)) {
-    register_kernel(reinterpret_cast<const void*>(kernel), &launch, name, cluster);
+    register_kernel(reinterpret_cast<const void*>(kernel), &launch, name, cluster, &packed_parameters<Params...>);
   }
 };
 

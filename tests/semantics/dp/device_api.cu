@@ -5,6 +5,17 @@
 #include <cuda_runtime.h>
 
 __global__ void some_kernel(int* p) { p[threadIdx.x] = 1; }
+__global__ void store(int* p, char tag, double value) { p[threadIdx.x] = int(value) + tag; }
+
+// The low-level launch: arguments packed into a parameter buffer, each at
+// the next offset aligned for its type (8, 1 then 8 bytes here).
+__global__ void launch_through_parameter_buffer(int* p, long long* result) {
+  void* buffer = cudaGetParameterBuffer(8, 24);
+  *static_cast<int**>(buffer) = p;
+  *(static_cast<char*>(buffer) + 8) = 2;
+  *reinterpret_cast<double*>(static_cast<char*>(buffer) + 16) = 40.0;
+  *result = cudaLaunchDevice((void*)store, buffer, dim3(1), dim3(4), 0, 0);
+}
 
 __global__ void ask(long long* answers, char* message) {
   int value = -1;
@@ -52,6 +63,12 @@ int main() {
   for (int i = 0; i < 32; ++i) answers[i] = -99;
   ask<<<1, 1>>>(answers, message);
   const cudaError_t e = cudaDeviceSynchronize();
+  int* stored;
+  cudaMallocManaged(&stored, 4 * sizeof(int));
+  launch_through_parameter_buffer<<<1, 1>>>(stored, &answers[20]);
+  const cudaError_t e2 = cudaDeviceSynchronize();
+  std::printf("cudaLaunchDevice: %lld, stored %d %d %d %d (%s)\n", answers[20], stored[0], stored[1], stored[2],
+              stored[3], cudaGetErrorName(e2));
   int host_sms = 0;
   cudaDeviceGetAttribute(&host_sms, cudaDevAttrMultiProcessorCount, 0);
   std::printf("synchronize: %s\n", cudaGetErrorName(e));
@@ -68,7 +85,7 @@ int main() {
   std::printf("device cudaMalloc: %lld, non-null %lld, wrote and read %lld, cudaFree %lld\n", answers[13],
               answers[14], answers[15], answers[16]);
   std::printf("error string: %s\n", message);
-  const bool ok = e == cudaSuccess && answers[0] == 1 && answers[1] == 0 && answers[2] == host_sms &&
+  const bool ok = e == cudaSuccess && e2 == cudaSuccess && answers[20] == 0 && stored[0] == 42 && stored[3] == 42 && answers[0] == 1 && answers[1] == 0 && answers[2] == host_sms &&
                   answers[3] == 1024 && answers[4] == 0 && answers[6] == 0 && answers[8] == 0 && answers[9] == 1024 &&
                   answers[10] == 6000 && answers[11] == 0 && answers[12] > 0 && answers[13] == 0 && answers[14] == 1 &&
                   answers[15] == 7 && answers[16] == 0;

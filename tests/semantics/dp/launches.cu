@@ -39,6 +39,38 @@ __global__ void bad_child(int* errors) {
   errors[8 + threadIdx.x] = int(cudaGetLastError());  // cleared by the call before
 }
 
+// The appendix's recursive permute, with dynamic shared memory at each
+// level (each block as wide as its range, so its shared array holds it):
+// reverse the range in shared memory, write it back, then permute each half
+// in a child grid of its own.
+__global__ void permute(int n, int* data) {
+  extern __shared__ int smem[];
+  if (n <= 1) return;
+  smem[threadIdx.x] = data[threadIdx.x];
+  __syncthreads();
+  const int reversed = smem[n - 1 - threadIdx.x];
+  __syncthreads();
+  smem[threadIdx.x] = reversed;
+  __syncthreads();
+  data[threadIdx.x] = smem[threadIdx.x];  // back to global memory: a child cannot see this block's shared memory
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    permute<<<1, n / 2, n / 2 * sizeof(int)>>>(n / 2, data);
+    permute<<<1, n / 2, n / 2 * sizeof(int)>>>(n / 2, data + n / 2);
+  }
+}
+
+void permute_on_host(int n, int* data) {
+  if (n <= 1) return;
+  for (int i = 0; i < n / 2; ++i) {
+    const int t = data[i];
+    data[i] = data[n - 1 - i];
+    data[n - 1 - i] = t;
+  }
+  permute_on_host(n / 2, data);
+  permute_on_host(n / 2, data + n / 2);
+}
+
 int failures = 0;
 void expect(const char* what, long long got, long long want) {
   if (got == want) return;
@@ -69,6 +101,15 @@ int main() {
   expect("fire-and-forget child first", when[0], 0);
   expect("its own child before the tail launch", when[1], 1);
   expect("tail launch last", when[2], 2);
+
+  int* permuted;
+  int expected[256];
+  cudaMallocManaged(&permuted, 256 * sizeof(int));
+  for (int i = 0; i < 256; ++i) permuted[i] = expected[i] = i;
+  permute<<<1, 256, 256 * sizeof(int)>>>(256, permuted);
+  expect("synchronize", cudaDeviceSynchronize(), cudaSuccess);
+  permute_on_host(256, expected);
+  for (int i = 0; i < 256; ++i) expect("recursive permute", permuted[i], expected[i]);
 
   int* errors;
   cudaMallocManaged(&errors, 12 * sizeof(int));

@@ -30,6 +30,8 @@ __global__ void shares_a_stream(cudaStream_t* handle, int* data) {
 
 __global__ void uses_host_stream(cudaStream_t stream, int* data) { child<<<1, 1, 0, stream>>>(data); }
 
+__global__ void frees_host_memory(int* data) { cudaFree(data); }
+
 int main(int argc, char** argv) {
   const char* which = argc > 1 ? argv[1] : "";
   int* data;
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
     cudaStreamCreate(&stream);
     uses_host_stream<<<1, 1>>>(stream, data);
   }
+  if (std::strcmp(which, "device_free") == 0) frees_host_memory<<<1, 1>>>(data);
   std::printf("%s: %s\n", which, cudaGetErrorName(cudaDeviceSynchronize()));
   return 0;
 }
