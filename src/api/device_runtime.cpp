@@ -77,22 +77,24 @@ std::string launch_site(const launch_shape& shape) {
 
 }  // namespace
 
-void check_child_arguments(const kernel_invocation& invocation, const launch_shape& shape) {
-  if (invocation.pointer_arguments == nullptr) return;
+cudaError_t check_child_arguments(const kernel_invocation& invocation, const launch_shape& shape) {
+  if (invocation.pointer_arguments == nullptr) return cudaSuccess;
   constexpr std::size_t capacity = 64;
   const void* pointers[capacity];
   const std::size_t count = std::min(capacity, invocation.pointer_arguments(invocation.call.get(), pointers, capacity));
   for (std::size_t i = 0; i < count; ++i) {
     if (pointers[i] == nullptr) continue;
     if (const char* space = parent_only_space(pointers[i])) {
-      worker::current()->stop_grid_for(fmt::format(
+      worker::current()->fail_grid(fmt::format(
           "the launch of {}{} passes, as argument {}, {}, a pointer into the launching {}'s {} memory. A child grid "
           "cannot see its parent's {} memory (undefined on a GPU): pass global memory (cudaMalloc, __device__ "
           "variables, the device heap) instead.",
           invocation.name != nullptr ? invocation.name : "a kernel", launch_site(shape), i + 1, pointers[i],
           std::string_view(space) == "shared" ? "block" : "thread", space, space));
+      return set_error(cudaErrorInvalidValue);
     }
   }
+  return cudaSuccess;
 }
 
 namespace {
@@ -127,9 +129,10 @@ cudaError_t enqueue_device_memory_operation(void* dst, const void* src, int valu
   if (dst == nullptr) return set_error(cudaErrorInvalidValue);
   for (const void* p : {static_cast<const void*>(dst), src}) {
     if (const char* space = p != nullptr ? parent_only_space(p) : nullptr) {
-      worker::current()->stop_grid_for(fmt::format("{} was given {}, a pointer into {} memory: the device runtime "
-                                                   "copies and sets only global memory.",
-                                                   copy ? "cudaMemcpyAsync" : "cudaMemsetAsync", p, space));
+      worker::current()->fail_grid(fmt::format("{} was given {}, a pointer into {} memory: the device runtime "
+                                               "copies and sets only global memory.",
+                                               copy ? "cudaMemcpyAsync" : "cudaMemsetAsync", p, space));
+      return set_error(cudaErrorInvalidValue);
     }
   }
   // A one-thread grid in the block's sequence keeps it in order with the

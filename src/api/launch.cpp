@@ -173,8 +173,8 @@ cudaError_t launch_from_device(const launch_shape& requested, kernel_invocation 
                                        requested.file != nullptr
                                            ? fmt::format(" at {}:{}", requested.file, requested.line)
                                            : std::string());
-  check_device_stream(requested.stream, what.c_str(), /*for_launch=*/true);
-  check_child_arguments(invocation, requested);
+  if (cudaError_t e = check_device_stream(requested.stream, what.c_str(), /*for_launch=*/true)) return e;
+  if (cudaError_t e = check_child_arguments(invocation, requested)) return e;
   block_state& block = *current_thread->block;
   grid_job& parent = block.grid();
   kernel_info& kernel = kernel_record(invocation.function);

@@ -116,10 +116,11 @@ cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
 cudaError_t cudaFree(void* ptr) {
   if (current_thread != nullptr) {
     if (ptr != nullptr && !in_device_heap(ptr)) {
-      worker::current()->stop_grid_for(fmt::format(
+      worker::current()->fail_grid(fmt::format(
           "cudaFree in device code was given {}, which {}: device code frees only the device heap's memory "
           "(malloc, new or cudaMalloc in a kernel).",
           ptr, find_allocation(ptr) ? "the host allocated (cudaMalloc on the host)" : "is not from the device heap"));
+      return set_error(cudaErrorInvalidValue);
     }
     device_free(ptr);
     return cudaSuccess;

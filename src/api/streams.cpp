@@ -102,7 +102,7 @@ device_runtime_owner running_block() {
 
 // Device code may use an object only if its own block made it.
 template <class Object>
-void check_owned(const Object* object, const void* handle, const char* what, const char* api) {
+cudaError_t check_owned(const Object* object, const void* handle, const char* what, const char* api) {
   std::string problem;
   if (object == nullptr) {
     problem = fmt::format("{} was given {} {}, which does not exist (never created, or destroyed).", api, what, handle);
@@ -116,9 +116,10 @@ void check_owned(const Object* object, const void* handle, const char* what, con
                           "belongs to the block that created it; another block using it is undefined on a GPU.",
                           api, what, handle, b.x, b.y, b.z, object->owner.kernel, what);
   } else {
-    return;
+    return cudaSuccess;
   }
-  worker::current()->stop_grid_for(problem);
+  worker::current()->fail_grid(problem);
+  return set_error(cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t not_in_device_code(const char* api) {
@@ -149,10 +150,10 @@ cudaError_t check_host_stream(cudaStream_t stream) {
   return s != nullptr && s->owner.block_serial == 0 ? cudaSuccess : cudaErrorInvalidResourceHandle;
 }
 
-void check_device_stream(cudaStream_t stream, const char* api, bool for_launch) {
-  if (stream == nullptr) return;
-  if (for_launch && (stream == cudaStreamTailLaunch || stream == cudaStreamFireAndForget)) return;
-  check_owned(streams().find(stream), stream, "stream", api);
+cudaError_t check_device_stream(cudaStream_t stream, const char* api, bool for_launch) {
+  if (stream == nullptr) return cudaSuccess;
+  if (for_launch && (stream == cudaStreamTailLaunch || stream == cudaStreamFireAndForget)) return cudaSuccess;
+  return check_owned(streams().find(stream), stream, "stream", api);
 }
 
 void forget_device_objects() {
@@ -194,8 +195,8 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream) {
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   if (in_device_code()) {
-    check_device_stream(stream, "cudaStreamDestroy", false);
     if (stream == nullptr) return set_error(cudaErrorInvalidResourceHandle);
+    if (cudaError_t e = check_device_stream(stream, "cudaStreamDestroy", false)) return e;
   } else if (stream == nullptr || check_host_stream(stream) != cudaSuccess || stream == cudaStreamLegacy ||
              stream == cudaStreamPerThread) {
     return set_error(cudaErrorInvalidResourceHandle);
@@ -219,8 +220,10 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
 
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {
   if (flags == nullptr) return set_error(cudaErrorInvalidValue);
-  if (in_device_code()) check_device_stream(stream, "cudaStreamGetFlags", false);
-  else if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  if (cudaError_t e = in_device_code() ? check_device_stream(stream, "cudaStreamGetFlags", false)
+                                        : set_error(check_host_stream(stream))) {
+    return e;
+  }
   const CUstream_st* s = streams().find(stream);
   *flags = s != nullptr ? s->flags : 0;
   return cudaSuccess;
@@ -228,8 +231,10 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {
 
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
   if (priority == nullptr) return set_error(cudaErrorInvalidValue);
-  if (in_device_code()) check_device_stream(stream, "cudaStreamGetPriority", false);
-  else if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  if (cudaError_t e = in_device_code() ? check_device_stream(stream, "cudaStreamGetPriority", false)
+                                        : set_error(check_host_stream(stream))) {
+    return e;
+  }
   const CUstream_st* s = streams().find(stream);
   *priority = s != nullptr ? s->priority : 0;
   return cudaSuccess;
@@ -285,8 +290,8 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
   if (in_device_code()) {
-    check_owned(events().find(event), event, "event", "cudaEventRecord");
-    check_device_stream(stream, "cudaEventRecord", false);
+    if (cudaError_t e = check_owned(events().find(event), event, "event", "cudaEventRecord")) return e;
+    if (cudaError_t e = check_device_stream(stream, "cudaEventRecord", false)) return e;
     events().find(event)->recorded = true;
     return cudaSuccess;
   }
@@ -306,8 +311,8 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
   if (in_device_code()) {
-    check_device_stream(stream, "cudaStreamWaitEvent", false);
-    check_owned(events().find(event), event, "event", "cudaStreamWaitEvent");
+    if (cudaError_t e = check_device_stream(stream, "cudaStreamWaitEvent", false)) return e;
+    if (cudaError_t e = check_owned(events().find(event), event, "event", "cudaStreamWaitEvent")) return e;
     return flags == 0 ? cudaSuccess : set_error(cudaErrorInvalidValue);
   }
   if (cudaError_t e = context_error()) return e;
@@ -343,7 +348,7 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
 
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
   if (in_device_code()) {
-    check_owned(events().find(event), event, "event", "cudaEventDestroy");
+    if (cudaError_t e = check_owned(events().find(event), event, "event", "cudaEventDestroy")) return e;
   } else if (host_event(event) == nullptr) {
     return set_error(cudaErrorInvalidResourceHandle);
   }
@@ -353,7 +358,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
   if (in_device_code()) {
-    check_device_stream(stream, "cudaMemcpyAsync", false);
+    if (cudaError_t e = check_device_stream(stream, "cudaMemcpyAsync", false)) return e;
     return enqueue_device_memory_operation(dst, src, 0, count, kind, stream);
   }
   if (cudaError_t e = context_error()) return e;
@@ -363,7 +368,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
 
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream) {
   if (in_device_code()) {
-    check_device_stream(stream, "cudaMemsetAsync", false);
+    if (cudaError_t e = check_device_stream(stream, "cudaMemsetAsync", false)) return e;
     return enqueue_device_memory_operation(ptr, nullptr, value, count, cudaMemcpyDeviceToDevice, stream);
   }
   if (cudaError_t e = context_error()) return e;

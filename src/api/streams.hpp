@@ -10,11 +10,11 @@ namespace cusim::detail {
 // cudaErrorInvalidResourceHandle otherwise.
 cudaError_t check_host_stream(cudaStream_t stream);
 
-// In device code: returns when the running thread's block may use `stream`
-// (the NULL stream, cudaStreamFireAndForget and cudaStreamTailLaunch where
-// `for_launch`, or a stream the block created); otherwise reports the misuse
-// and stops the grid.
-void check_device_stream(cudaStream_t stream, const char* api, bool for_launch);
+// In device code: cudaSuccess when the running thread's block may use
+// `stream` (the NULL stream, cudaStreamFireAndForget and cudaStreamTailLaunch
+// where `for_launch`, or a stream the block created); otherwise reports the
+// misuse, stops the grid and returns cudaErrorInvalidResourceHandle.
+cudaError_t check_device_stream(cudaStream_t stream, const char* api, bool for_launch);
 
 // After a host launch and everything it launched: device-side streams and
 // events cannot outlive it.

@@ -133,7 +133,7 @@ void device_free(void* p) noexcept {
     std::free(p);
     return;
   }
-  worker::current()->stop_grid_for(fmt::format(
+  worker::current()->fail_grid(fmt::format(
       "free() or delete in device code was given {}, which {}. Device code frees only what device code allocated "
       "(malloc, new or cudaMalloc in a kernel).",
       p, heap().holds(p) ? "is inside the device heap but not the start of a live allocation (freed twice?)"

@@ -215,17 +215,17 @@ void worker::grid_barrier(const char* file, unsigned int line) {
 
 template <class... Args>
 void worker::fail_in_kernel(fmt::format_string<Args...> format, Args&&... args) {
-  {
-    const thread_context& t = running_->thread;
-    report("kernel {}: block ({},{},{}), thread ({},{},{}): {} The grid stops (cudaErrorLaunchFailure).",
-           t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x,
-           t.thread_idx.y, t.thread_idx.z, fmt::format(format, std::forward<Args>(args)...));
-    t.block->grid().abort(cudaErrorLaunchFailure);
-  }
+  fail_grid(fmt::format(format, std::forward<Args>(args)...));
   abandon_thread();
 }
 
-void worker::stop_grid_for(const std::string& problem) { fail_in_kernel("{}", problem); }
+void worker::fail_grid(const std::string& problem) {
+  const thread_context& t = running_->thread;
+  report("kernel {}: block ({},{},{}), thread ({},{},{}): {} The grid stops (cudaErrorLaunchFailure).",
+         t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x, t.thread_idx.y,
+         t.thread_idx.z, problem);
+  t.block->grid().abort(cudaErrorLaunchFailure);
+}
 
 bool worker::in_shared_memory(const void* p) const {
   return std::any_of(resident_.begin(), resident_.end(), [&](const block_state* b) { return b->owns_shared(p); });

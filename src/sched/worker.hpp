@@ -75,8 +75,10 @@ class worker {
   bool in_shared_memory(const void* p) const;
   bool in_local_memory(const void* p) const;
   // Reports a misuse by the running thread (naming its kernel, block and
-  // thread), stops the grid (cudaErrorLaunchFailure) and abandons the thread.
-  [[noreturn]] void stop_grid_for(const std::string& problem);
+  // thread) and stops the grid (cudaErrorLaunchFailure). The thread goes on
+  // until its next wait, so that the runtime call that found the misuse can
+  // return (and free what it holds) first: the caller returns an error.
+  void fail_grid(const std::string& problem);
 
   // Called by the fiber loop.
   void fiber_loop(fiber& self);

@@ -68,6 +68,14 @@ __global__ void sync_at_depth(int* results, int depth, int max_depth) {
   results[depth] = int(cudaDeviceSynchronize());
 }
 
+// In the legacy model nesting is limited to 24 levels below the host's grid.
+__global__ void nest_down(int* deepest, int* error, int depth) {
+  atomicMax(deepest, depth);
+  nest_down<<<1, 1>>>(deepest, error, depth + 1);
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) *error = int(e);
+}
+
 int failures = 0;
 void expect(const char* what, long long got, long long want) {
   if (got == want) return;
@@ -118,6 +126,14 @@ int main() {
   expect("depth 1 may synchronise", results[1], cudaSuccess);
   expect("depth 2 may not", results[2], cudaErrorSyncDepthExceeded);
   expect("depth 3 may not", results[3], cudaErrorSyncDepthExceeded);
+
+  int* chain;
+  cudaMallocManaged(&chain, 2 * sizeof(int));
+  chain[0] = chain[1] = 0;
+  nest_down<<<1, 1>>>(&chain[0], &chain[1], 0);
+  expect("synchronize", cudaDeviceSynchronize(), cudaSuccess);
+  expect("deepest legacy grid", chain[0], 24);
+  expect("the launch below it", chain[1], cudaErrorLaunchMaxDepthExceeded);
 
   std::printf("legacy device synchronize: %d failures: %s\n", failures, failures == 0 ? "PASSED" : "FAILED");
   return failures == 0 ? 0 : 1;
