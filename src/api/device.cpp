@@ -8,6 +8,7 @@
 #include <cusim/detail/builtins.hpp>
 #include <cusim/profile.hpp>
 
+#include "api/device_queue.hpp"
 #include "api/device_runtime.hpp"
 #include "api/errors.hpp"
 #include "api/kernels.hpp"
@@ -157,12 +158,15 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
 
 cudaError_t cudaDeviceSynchronize(void) {
   if (cusim::detail::current_thread != nullptr) return cusim::detail::synchronize_from_device();
-  // Launches and copies complete before they return, so only a fault left
-  // by a kernel remains to be reported.
-  return context_error();
+  if (!may_wait_for_device("cudaDeviceSynchronize")) return set_error(cudaErrorNotPermitted);
+  the_device().wait_all();
+  if (cudaError_t e = context_error()) return e;
+  return take_deferred_launch_error();
 }
 
 cudaError_t cudaDeviceReset(void) {
+  if (!may_wait_for_device("cudaDeviceReset")) return set_error(cudaErrorNotPermitted);
+  the_device().wait_all();
   release_all();
   forget_kernels();
   reset_limits();

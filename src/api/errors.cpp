@@ -22,6 +22,14 @@ struct last_error_slot {
   }
 };
 std::atomic<cudaError_t> sticky{cudaSuccess};
+std::atomic<cudaError_t> deferred{cudaSuccess};
+
+// A host call takes over a deferred launch error as its thread's last error.
+void absorb_deferred() {
+  if (current_thread != nullptr) return;
+  const cudaError_t e = deferred.exchange(cudaSuccess, std::memory_order_acq_rel);
+  if (e != cudaSuccess) host_last_error = e;
+}
 // CUDA 13 does not recover a context from a fault: cudaDeviceReset succeeds,
 // but every later call that needs the device fails with this.
 std::atomic<bool> unavailable{false};
@@ -54,6 +62,13 @@ void forget_device_fault_for_tests() {
   host_last_error = cudaSuccess;
 }
 
+void defer_launch_error(cudaError_t error) { deferred.store(error, std::memory_order_release); }
+
+cudaError_t take_deferred_launch_error() {
+  if (current_thread != nullptr) return cudaSuccess;
+  return set_error(deferred.exchange(cudaSuccess, std::memory_order_acq_rel));
+}
+
 cudaError_t context_error() { return set_error(sticky_error()); }
 
 }  // namespace cusim::detail
@@ -65,12 +80,16 @@ extern "C" {
 cudaError_t cudaGetLastError(void) {
   // Clears the record even after a fault; calls that need the device go on
   // failing with the sticky error (measured on an H100).
+  absorb_deferred();
   const cudaError_t error = last_error_slot::get();
   last_error_slot::set(cudaSuccess);
   return error;
 }
 
-cudaError_t cudaPeekAtLastError(void) { return last_error_slot::get(); }
+cudaError_t cudaPeekAtLastError(void) {
+  absorb_deferred();
+  return last_error_slot::get();
+}
 
 const char* cudaGetErrorName(cudaError_t error) {
   switch (error) {

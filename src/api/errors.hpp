@@ -21,6 +21,14 @@ void reset_context();
 // process: makes the context usable again, which a real process cannot.
 void forget_device_fault_for_tests();
 
+// A launch that the device thread found it cannot run (static shared memory
+// over the limit, learned as the grid ran): its error is not sticky, and
+// reaches the host at its next call that reports errors, as CUDA reports
+// errors of asynchronous launches: cudaGetLastError, or a synchronisation
+// (take_deferred_launch_error).
+void defer_launch_error(cudaError_t error);
+cudaError_t take_deferred_launch_error();
+
 // For API entry points: the sticky error, recorded as last error, if the
 // context is unusable; cudaSuccess otherwise.
 cudaError_t context_error();

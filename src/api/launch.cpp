@@ -15,6 +15,7 @@
 #include <cusim/profile.hpp>
 #include <cusim/runtime.hpp>
 
+#include "api/device_queue.hpp"
 #include "api/device_runtime.hpp"
 #include "api/errors.hpp"
 #include "api/kernels.hpp"
@@ -214,11 +215,19 @@ cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invoc
   if (cudaError_t e = validate(shape, kernel, shared_limit)) return set_error(e);
   if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
 
-  std::lock_guard lock(launch_mutex);
-  const cudaError_t outcome = run_launch_tree({shape, std::move(invocation), &kernel, shared_limit, 0});
-  forget_device_objects();
-  // A grid refused at run time (static shared memory too large) fails its own launch, not sticky.
-  if (outcome == cudaErrorInvalidValue) return set_error(outcome);
+  // The launch runs on the device thread, after the work queued before it;
+  // the host goes on. std::function needs a copyable callable: the
+  // invocation's arguments are shared.
+  auto launch = std::make_shared<child_launch>(child_launch{shape, std::move(invocation), &kernel, shared_limit, 0});
+  const device_queue::ticket t = the_device().submit([launch] {
+    std::lock_guard lock(launch_mutex);
+    const cudaError_t outcome = run_launch_tree(std::move(*launch));
+    forget_device_objects();
+    // A grid refused at run time (static shared memory too large) fails its
+    // own launch, not the context.
+    if (outcome == cudaErrorInvalidValue) defer_launch_error(outcome);
+  });
+  note_submitted(shape.stream, t);
   return cudaSuccess;  // like a GPU launch: a fault shows up at the next synchronisation
 }
 

@@ -3,13 +3,17 @@
 // process) reads it directly, and copies are memcpy after the same checks a
 // GPU driver makes.
 #include <cstring>
+#include <functional>
 
 #include <cuda_runtime_api.h>
 #include <cusim/detail/builtins.hpp>
 #include <cusim/detail/device_heap.hpp>
 #include <cusim/profile.hpp>
 
+#include "api/device_queue.hpp"
 #include "api/errors.hpp"
+#include "api/memory.hpp"
+#include "api/streams.hpp"
 #include "memory/allocations.hpp"
 #include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
@@ -26,7 +30,7 @@ bool side_ok(const void* pointer, std::size_t count, bool must_be_device) {
   return !must_be_device || is_device_range(pointer, count);
 }
 
-cudaError_t checked_copy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
+cudaError_t check_copy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
   if (count == 0) return cudaSuccess;  // even with null pointers or a bad kind (measured)
   if (!valid_kind(kind)) return cudaErrorInvalidMemcpyDirection;
   if (dst == nullptr || src == nullptr) return cudaErrorInvalidValue;
@@ -41,7 +45,18 @@ cudaError_t checked_copy(void* dst, const void* src, std::size_t count, cudaMemc
       if (a && a->kind != memory_kind::pinned_host && !is_device_range(p, count)) return cudaErrorInvalidValue;
     }
   }
-  std::memmove(dst, src, count);
+  return cudaSuccess;
+}
+
+// Host memory the driver must stage: not one of cusim's allocations.
+bool pageable(const void* p) { return !find_allocation(p); }
+
+// Runs `work` on the device thread in `stream`; with `wait`, returns after it has run.
+cudaError_t queue_in_stream(std::function<void()> work, cudaStream_t stream, bool wait, const char* api) {
+  if (wait && !may_wait_for_device(api)) return set_error(cudaErrorNotPermitted);
+  const device_queue::ticket t = the_device().submit(std::move(work));
+  note_submitted(stream, t);
+  if (wait) the_device().wait(t);
   return cudaSuccess;
 }
 
@@ -78,12 +93,24 @@ cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_size, void* buffer, s
   }
   if (count == 0) return cudaSuccess;
   char* at = static_cast<char*>(symbol) + offset;
-  if (to_symbol) {
-    std::memmove(at, buffer, count);
-  } else {
-    std::memmove(buffer, at, count);
-  }
-  return cudaSuccess;
+  void* dst = to_symbol ? static_cast<void*>(at) : buffer;
+  const void* src = to_symbol ? static_cast<const void*>(buffer) : at;
+  // Synchronous, in the NULL stream, after the work before it.
+  return queue_in_stream([=] { std::memmove(dst, src, count); }, nullptr, true, "cudaMemcpyToSymbol");
+}
+
+cudaError_t copy_in_stream(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (cudaError_t e = check_copy(dst, src, count, kind)) return set_error(e);
+  if (count == 0) return cudaSuccess;
+  const bool staged = (kind != cudaMemcpyDeviceToDevice && pageable(dst)) ||
+                      (kind != cudaMemcpyDeviceToDevice && pageable(src));
+  return queue_in_stream([=] { std::memmove(dst, src, count); }, stream, staged, "cudaMemcpyAsync");
+}
+
+cudaError_t set_in_stream(void* ptr, int value, std::size_t count, cudaStream_t stream) {
+  if (count == 0) return cudaSuccess;
+  if (!is_device_range(ptr, count)) return set_error(cudaErrorInvalidValue);
+  return queue_in_stream([=] { std::memset(ptr, value, count); }, stream, false, "cudaMemsetAsync");
 }
 
 }  // namespace cusim::detail
@@ -127,6 +154,9 @@ cudaError_t cudaFree(void* ptr) {
   }
   if (cudaError_t e = context_error()) return e;
   if (ptr == nullptr) return cudaSuccess;
+  // cudaFree waits for the device: work queued before it may use the memory.
+  if (!may_wait_for_device("cudaFree")) return set_error(cudaErrorNotPermitted);
+  the_device().wait_all();
   if (in_device_heap(ptr)) {
     report("cudaFree on the host was given {}, which device code allocated from the device heap (malloc, new or "
            "cudaMalloc in a kernel): only device code can free it. It returns cudaErrorInvalidValue.",
@@ -140,21 +170,24 @@ cudaError_t cudaFree(void* ptr) {
 cudaError_t cudaFreeHost(void* ptr) {
   if (cudaError_t e = context_error()) return e;
   if (ptr == nullptr) return cudaSuccess;
+  if (!may_wait_for_device("cudaFreeHost")) return set_error(cudaErrorNotPermitted);
+  the_device().wait_all();
   if (!release(ptr, false, true)) return set_error(cudaErrorInvalidValue);
   return cudaSuccess;
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   if (cudaError_t e = context_error()) return e;
-  return set_error(checked_copy(dst, src, count, kind));
+  if (cudaError_t e = check_copy(dst, src, count, kind)) return set_error(e);
+  if (count == 0) return cudaSuccess;
+  // In the NULL stream, after the work before it, and synchronous.
+  return queue_in_stream([=] { std::memmove(dst, src, count); }, nullptr, true, "cudaMemcpy");
 }
 
 cudaError_t cudaMemset(void* ptr, int value, size_t count) {
   if (cudaError_t e = context_error()) return e;
-  if (count == 0) return cudaSuccess;
-  if (!is_device_range(ptr, count)) return set_error(cudaErrorInvalidValue);
-  std::memset(ptr, value, count);
-  return cudaSuccess;
+  // Asynchronous to the host, like a kernel in the NULL stream.
+  return set_in_stream(ptr, value, count, nullptr);
 }
 
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {

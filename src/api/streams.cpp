@@ -1,8 +1,8 @@
-// Streams and events. On the host every operation completes before its call
-// returns (issue: asynchronous streams are still to come), so a stream keeps
-// no queue: its order, and every order an event imposes, hold trivially, and
-// an event records the host's clock when it is recorded, which brackets the
-// emulated work between two records.
+// Streams and events. On the host, work goes to the device queue
+// (device_queue.hpp), which runs it in submission order: a stream remembers
+// its last work's ticket, to wait for it or ask whether it has run; an event
+// is a piece of work that stamps the device thread's clock when it runs, so
+// two events bracket the emulated work between them.
 //
 // In device code they are the device runtime's objects (dynamic
 // parallelism): created by a block for its own use, with the flags the
@@ -12,6 +12,7 @@
 // check their handles.
 #include "api/streams.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -22,7 +23,9 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include "api/device_queue.hpp"
 #include "api/device_runtime.hpp"
+#include "api/memory.hpp"
 #include "api/errors.hpp"
 #include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
@@ -35,16 +38,18 @@ struct device_runtime_owner {
 };
 
 struct CUstream_st {
-  unsigned int flags;
-  int priority;
+  unsigned int flags = 0;
+  int priority = 0;
   device_runtime_owner owner;
+  std::atomic<std::uint64_t> last{0};  // the ticket of its last queued work
 };
 
 struct CUevent_st {
-  unsigned int flags;
+  unsigned int flags = 0;
   bool recorded = false;
-  std::chrono::steady_clock::time_point when{};
+  std::chrono::steady_clock::time_point when{};  // written by the device thread before `ticket` completes
   device_runtime_owner owner;
+  std::atomic<std::uint64_t> ticket{0};  // of its last record; 0: never recorded
 };
 
 namespace cusim::detail {
@@ -57,8 +62,11 @@ constexpr int greatest_stream_priority = -5;  // sm_90 with CUDA 13
 template <class Object>
 class handle_registry {
  public:
-  Object* add(Object object) {
-    auto owned = std::make_unique<Object>(std::move(object));
+  // A new object, filled in by the caller before it hands the handle out.
+  Object* add(unsigned int flags, device_runtime_owner owner) {
+    auto owned = std::make_unique<Object>();
+    owned->flags = flags;
+    owned->owner = std::move(owner);
     Object* handle = owned.get();
     std::lock_guard lock(mutex_);
     live_.emplace(handle, std::move(owned));
@@ -156,6 +164,25 @@ cudaError_t check_device_stream(cudaStream_t stream, const char* api, bool for_l
   return check_owned(streams().find(stream), stream, "stream", api);
 }
 
+namespace {
+std::atomic<std::uint64_t> default_stream_last{0};  // the NULL stream, legacy and per-thread
+
+std::atomic<std::uint64_t>* last_of(cudaStream_t stream) {
+  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return &default_stream_last;
+  CUstream_st* s = streams().find(stream);
+  return s != nullptr ? &s->last : nullptr;
+}
+}  // namespace
+
+void note_submitted(cudaStream_t stream, std::uint64_t ticket) {
+  if (std::atomic<std::uint64_t>* last = last_of(stream)) last->store(ticket, std::memory_order_release);
+}
+
+std::uint64_t last_submitted(cudaStream_t stream) {
+  const std::atomic<std::uint64_t>* last = last_of(stream);
+  return last != nullptr ? last->load(std::memory_order_acquire) : 0;
+}
+
 void forget_device_objects() {
   streams().remove_device_owned();
   events().remove_device_owned();
@@ -173,7 +200,9 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flag
   if (stream == nullptr || (flags & ~unsigned(cudaStreamNonBlocking)) != 0) return set_error(cudaErrorInvalidValue);
   // Out-of-range priorities are clamped, as CUDA does.
   priority = std::min(least_stream_priority, std::max(greatest_stream_priority, priority));
-  *stream = streams().add({flags, priority, {}});
+  CUstream_st* s = streams().add(flags, {});
+  s->priority = priority;
+  *stream = s;
   return cudaSuccess;
 }
 
@@ -182,7 +211,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) 
     // The device runtime's streams are all non-blocking; it requires the flag
     // but (an H100 shows) also takes 0.
     if (stream == nullptr || (flags & ~unsigned(cudaStreamNonBlocking)) != 0) return set_error(cudaErrorInvalidValue);
-    *stream = streams().add({flags, 0, running_block()});
+    *stream = streams().add(flags, running_block());
     return cudaSuccess;
   }
   return cudaStreamCreateWithPriority(stream, flags, least_stream_priority);
@@ -208,14 +237,19 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (in_device_code()) return not_in_device_code("cudaStreamSynchronize");
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  if (!may_wait_for_device("cudaStreamSynchronize")) return set_error(cudaErrorNotPermitted);
+  the_device().wait(last_submitted(stream));
   if (cudaError_t e = context_error()) return e;
-  return set_error(check_host_stream(stream));
+  return take_deferred_launch_error();
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
   if (in_device_code()) return not_in_device_code("cudaStreamQuery");
   if (cudaError_t e = context_error()) return e;
-  return set_error(check_host_stream(stream));  // its work has all completed
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  // Not an error: not recorded as the last error.
+  return the_device().finished(last_submitted(stream)) ? cudaSuccess : cudaErrorNotReady;
 }
 
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {
@@ -251,7 +285,8 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
   if (cudaError_t e = context_error()) return e;
   if (fn == nullptr) return set_error(cudaErrorInvalidValue);
   if (cudaError_t e = check_host_stream(stream)) return set_error(e);
-  fn(userData);  // everything before it in the stream has completed
+  // Runs on the device thread once everything before it in the stream has.
+  note_submitted(stream, the_device().submit([fn, userData] { fn(userData); }));
   return cudaSuccess;
 }
 
@@ -261,7 +296,9 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
   if (cudaError_t e = context_error()) return e;
   if (callback == nullptr || flags != 0) return set_error(cudaErrorInvalidValue);
   if (cudaError_t e = check_host_stream(stream)) return set_error(e);
-  callback(stream, sticky_error(), userData);
+  note_submitted(stream, the_device().submit([callback, stream, userData] {
+    callback(stream, sticky_error(), userData);
+  }));
   return cudaSuccess;
 }
 
@@ -270,7 +307,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
   if (in_device_code()) {
     // The device runtime's events order streams; they cannot time.
     if ((flags & cudaEventDisableTiming) == 0) return set_error(cudaErrorInvalidValue);
-    *event = events().add({flags, false, {}, running_block()});
+    *event = events().add(flags, running_block());
     return cudaSuccess;
   }
   if (cudaError_t e = context_error()) return e;
@@ -279,7 +316,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
   if ((flags & cudaEventInterprocess) != 0 && (flags & cudaEventDisableTiming) == 0) {
     return set_error(cudaErrorInvalidValue);
   }
-  *event = events().add({flags, false, {}, {}});
+  *event = events().add(flags, {});
   return cudaSuccess;
 }
 
@@ -301,7 +338,9 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   if (e == nullptr) return set_error(cudaErrorInvalidResourceHandle);
   if (cudaError_t s = check_host_stream(stream)) return set_error(s);
   e->recorded = true;
-  e->when = std::chrono::steady_clock::now();
+  const device_queue::ticket t = the_device().submit([e] { e->when = std::chrono::steady_clock::now(); });
+  e->ticket.store(t, std::memory_order_release);
+  note_submitted(stream, t);
   return cudaSuccess;
 }
 
@@ -323,14 +362,20 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   if (in_device_code()) return not_in_device_code("cudaEventSynchronize");
-  if (cudaError_t e = context_error()) return e;
-  return host_event(event) == nullptr ? set_error(cudaErrorInvalidResourceHandle) : cudaSuccess;
+  const CUevent_st* e = host_event(event);
+  if (e == nullptr) return set_error(cudaErrorInvalidResourceHandle);
+  if (!may_wait_for_device("cudaEventSynchronize")) return set_error(cudaErrorNotPermitted);
+  the_device().wait(e->ticket.load(std::memory_order_acquire));
+  return context_error();
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event) {
   if (in_device_code()) return not_in_device_code("cudaEventQuery");
   if (cudaError_t e = context_error()) return e;
-  return host_event(event) == nullptr ? set_error(cudaErrorInvalidResourceHandle) : cudaSuccess;
+  const CUevent_st* e = host_event(event);
+  if (e == nullptr) return set_error(cudaErrorInvalidResourceHandle);
+  // Not an error: not recorded as the last error. An event never recorded has completed.
+  return the_device().finished(e->ticket.load(std::memory_order_acquire)) ? cudaSuccess : cudaErrorNotReady;
 }
 
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
@@ -342,6 +387,10 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
   if (a == nullptr || b == nullptr) return set_error(cudaErrorInvalidResourceHandle);
   if (((a->flags | b->flags) & cudaEventDisableTiming) != 0) return set_error(cudaErrorInvalidResourceHandle);
   if (!a->recorded || !b->recorded) return set_error(cudaErrorInvalidResourceHandle);
+  if (!the_device().finished(a->ticket.load(std::memory_order_acquire)) ||
+      !the_device().finished(b->ticket.load(std::memory_order_acquire))) {
+    return set_error(cudaErrorNotReady);
+  }
   *ms = std::chrono::duration<float, std::milli>(b->when - a->when).count();
   return cudaSuccess;
 }
@@ -363,7 +412,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
   }
   if (cudaError_t e = context_error()) return e;
   if (cudaError_t e = check_host_stream(stream)) return set_error(e);
-  return cudaMemcpy(dst, src, count, kind);
+  return copy_in_stream(dst, src, count, kind, stream);
 }
 
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream) {
@@ -373,7 +422,7 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t str
   }
   if (cudaError_t e = context_error()) return e;
   if (cudaError_t e = check_host_stream(stream)) return set_error(e);
-  return cudaMemset(ptr, value, count);
+  return set_in_stream(ptr, value, count, stream);
 }
 
 }  // extern "C"

@@ -1,6 +1,8 @@
 // Streams and events: handles and their checks, for the launch and copy
 // paths (streams.cpp has the API itself).
 #pragma once
+#include <cstdint>
+
 #include <driver_types.h>
 
 namespace cusim::detail {
@@ -15,6 +17,11 @@ cudaError_t check_host_stream(cudaStream_t stream);
 // where `for_launch`, or a stream the block created); otherwise reports the
 // misuse, stops the grid and returns cudaErrorInvalidResourceHandle.
 cudaError_t check_device_stream(cudaStream_t stream, const char* api, bool for_launch);
+
+// Host streams: which queued work (device_queue.hpp) each one's last is.
+// The NULL stream, cudaStreamLegacy and cudaStreamPerThread share one record.
+void note_submitted(cudaStream_t stream, std::uint64_t ticket);
+std::uint64_t last_submitted(cudaStream_t stream);
 
 // After a host launch and everything it launched: device-side streams and
 // events cannot outlive it.

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "api/errors.hpp"
+#include "api/kernels.hpp"
 #include "fiber/fiber.hpp"
 #include "sched/block.hpp"
 #include "sched/worker.hpp"
@@ -119,6 +120,8 @@ void* shared_slot(shared_site& site) {
          "cudaErrorInvalidValue.",
          grid.kernel_name(), site.name, site.file, site.line, site.size, block.static_shared_bytes(),
          grid.shape().dynamic_shared_bytes, grid.shared_limit());
+  // Later launches of the kernel are checked with this size up front.
+  grid.kernel().note_static_shared(block.static_shared_bytes() + site.size);
   grid.abort(cudaErrorInvalidValue);
   w.abandon_thread();
 }

@@ -20,6 +20,7 @@ TEST_CASE("symbols: copies to and from __device__ and __constant__ variables", "
   REQUIRE(cudaMemcpyToSymbol(device_counter, &zero, sizeof zero) == cudaSuccess);
   device_buffer<float> out(64);
   REQUIRE(cusim::launch(use_symbols, 1, 64)(out.data) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   int count = -1;
   REQUIRE(cudaMemcpyFromSymbol(&count, device_counter, sizeof count) == cudaSuccess);
   CHECK(count == 64);

@@ -73,6 +73,7 @@ TEST_CASE("barrier: writes before __syncthreads are visible after it", "[sched][
   CUSIM_ENGINE_SHAPES();
   device_buffer<int> out(8 * 256);
   REQUIRE(cusim::launch(rotate_through_shared, 8, 256)(out.data) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   for (unsigned int b = 0; b < 8; ++b)
     for (unsigned int t = 0; t < 256; ++t) CHECK(out[b * 256 + t] == int(((t + 1) % 256) * 3 + b));
 }
@@ -99,6 +100,7 @@ TEST_CASE("barrier: __syncthreads_count, _and and _or reduce the predicate over 
   CUSIM_ENGINE_SHAPES();
   device_buffer<int> out(5);
   REQUIRE(cusim::launch(vote_counts, 1, 300)(out.data) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   CHECK(out[0] == 100);  // 0, 3, ..., 297
   CHECK(out[1] == 1);
   CHECK(out[2] == 0);
@@ -111,11 +113,13 @@ TEST_CASE("barrier: a barrier-free kernel runs a block's threads on one fiber; w
   engine_shape shape(1, 1);
   device_buffer<std::uintptr_t> addresses(256);
   REQUIRE(cusim::launch(stack_address, 1, 256)(addresses.data, 0) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   std::vector<std::uintptr_t> seen(addresses.data, addresses.data + 256);
   std::sort(seen.begin(), seen.end());
   CHECK(std::unique(seen.begin(), seen.end()) - seen.begin() == 1);
 
   REQUIRE(cusim::launch(stack_address, 1, 256)(addresses.data, 1) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   seen.assign(addresses.data, addresses.data + 256);
   std::sort(seen.begin(), seen.end());
   CHECK(std::unique(seen.begin(), seen.end()) - seen.begin() == 256);

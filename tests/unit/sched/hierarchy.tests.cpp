@@ -50,5 +50,6 @@ TEST_CASE("hierarchy: a 1D launch with an int block count runs blocks x threads 
   device_buffer<unsigned long long> counter(1);
   counter[0] = 0;
   REQUIRE(cusim::launch(count_threads, 1000, 1024)(counter.data) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   CHECK(counter[0] == 1000ull * 1024);
 }

@@ -86,9 +86,11 @@ TEST_CASE("progress: a thread spinning on a flag lets the thread that sets it ru
   seen[0] = 0;
   SECTION("with an atomic read") {
     REQUIRE(cusim::launch(wait_for_last_thread, blocks, 96)(flags.data, seen.data) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   }
   SECTION("with __nanosleep and a volatile read") {
     REQUIRE(cusim::launch(sleep_until_flag, blocks, 96)(flags.data, seen.data) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   }
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   CHECK(seen[0] == int(blocks));

@@ -67,6 +67,7 @@ TEST_CASE("shared memory: blocks alive at once on one worker have distinct stora
   device_buffer<int> broken(1);
   broken[0] = 0;
   REQUIRE(cusim::launch(shared_is_per_block, 8, 64)(addresses.data, broken.data) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   CHECK(broken[0] == 0);
   // Blocks 0..3 were resident together on the single worker.
   std::set<std::uintptr_t> distinct(addresses.data, addresses.data + 4);
@@ -79,6 +80,7 @@ TEST_CASE("shared memory: storage stays per block under every engine shape", "[s
   device_buffer<int> broken(1);
   broken[0] = 0;
   REQUIRE(cusim::launch(shared_is_per_block, 64, 64)(addresses.data, broken.data) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   CHECK(broken[0] == 0);
 }
 
@@ -88,10 +90,13 @@ TEST_CASE("shared memory: templates get one slot per instantiation; scalars, str
   device_buffer<int> i(1), s(1);
   device_buffer<float> f(1);
   REQUIRE(cusim::launch(templated_shared<int>, 2, 32)(i.data) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   REQUIRE(cusim::launch(templated_shared<float>, 2, 32)(f.data) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   CHECK(i[0] == 496);
   CHECK(f[0] == 496.0f);
   REQUIRE(cusim::launch(shared_struct_and_2d, 1, 32)(s.data) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   CHECK(s[0] == 31 + 7);
 }
 
@@ -100,6 +105,7 @@ TEST_CASE("shared memory: extern dynamic memory is sized by the launch", "[sched
   device_buffer<int> out(3);
   const int n = 1000;
   REQUIRE(cusim::launch(dynamic_shared_sum, 3, 128, n * sizeof(int))(out.data, n) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   for (int b = 0; b < 3; ++b) CHECK(out[b] == n * (n - 1) / 2);
 }
 
@@ -127,8 +133,10 @@ TEST_CASE("shared memory: static plus dynamic memory over the limit fails the la
           "[sched][shared][limits][quick]") {
   engine_shape shape(1, 1);
   device_buffer<int> out(1);
-  // 40 KiB static + 16 KiB dynamic > 48 KiB: learnt while the block runs.
-  cusim::launch(big_static_shared, 1, 32, 16 * 1024)(out.data);
+  // 40 KiB static + 16 KiB dynamic > 48 KiB: learnt while the block runs,
+  // so reported when the host next synchronises (the launch is asynchronous).
+  CHECK(cusim::launch(big_static_shared, 1, 32, 16 * 1024)(out.data) == cudaSuccess);
+  CHECK(cudaDeviceSynchronize() == cudaErrorInvalidValue);
   CHECK(cudaGetLastError() == cudaErrorInvalidValue);
   // The kernel's static size is known now: the launch is refused before it runs.
   cusim::launch(big_static_shared, 1, 32, 16 * 1024)(out.data);

@@ -1,0 +1,17 @@
+// Copies and sets as the device queue runs them (memory.cpp): checked when
+// the host calls, run in order with the stream's other work.
+#pragma once
+#include <cstddef>
+
+#include <driver_types.h>
+
+namespace cusim::detail {
+
+// cudaMemcpyAsync on the host: asynchronous, except where a side is pageable
+// host memory (not from cudaMallocHost/cudaHostAlloc/cudaMallocManaged),
+// where CUDA stages it and the call returns after the copy.
+cudaError_t copy_in_stream(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind, cudaStream_t stream);
+// cudaMemsetAsync (and cudaMemset, in the NULL stream) on the host.
+cudaError_t set_in_stream(void* ptr, int value, std::size_t count, cudaStream_t stream);
+
+}  // namespace cusim::detail
