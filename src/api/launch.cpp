@@ -218,17 +218,19 @@ cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invoc
   // The launch runs on the device thread, after the work queued before it;
   // the host goes on. std::function needs a copyable callable: the
   // invocation's arguments are shared.
-  auto launch = std::make_shared<child_launch>(child_launch{shape, std::move(invocation), &kernel, shared_limit, 0});
-  const device_queue::ticket t = the_device().submit([launch] {
+  // The work may run many times (a graph's kernel node): each run copies the launch.
+  auto launch =
+      std::make_shared<const child_launch>(child_launch{shape, std::move(invocation), &kernel, shared_limit, 0});
+  std::function<void()> run = [launch] {
     std::lock_guard lock(launch_mutex);
-    const cudaError_t outcome = run_launch_tree(std::move(*launch));
+    const cudaError_t outcome = run_launch_tree(*launch);
     forget_device_objects();
     // A grid refused at run time (static shared memory too large) fails its
     // own launch, not the context.
     if (outcome == cudaErrorInvalidValue) defer_launch_error(outcome);
-  });
-  note_submitted(shape.stream, t);
-  return cudaSuccess;  // like a GPU launch: a fault shows up at the next synchronisation
+  };
+  // Like a GPU launch: a fault shows up at the next synchronisation.
+  return enqueue(shape.stream, std::move(run), cudaGraphNodeTypeKernel, false, "a kernel launch");
 }
 
 }  // namespace cusim::detail

@@ -53,11 +53,8 @@ bool pageable(const void* p) { return !find_allocation(p); }
 
 // Runs `work` on the device thread in `stream`; with `wait`, returns after it has run.
 cudaError_t queue_in_stream(std::function<void()> work, cudaStream_t stream, bool wait, const char* api) {
-  if (wait && !may_wait_for_device(api)) return set_error(cudaErrorNotPermitted);
-  const device_queue::ticket t = the_device().submit(std::move(work));
-  note_submitted(stream, t);
-  if (wait) the_device().wait(t);
-  return cudaSuccess;
+  const bool set = std::strcmp(api, "cudaMemsetAsync") == 0;
+  return enqueue(stream, std::move(work), set ? cudaGraphNodeTypeMemset : cudaGraphNodeTypeMemcpy, wait, api);
 }
 
 cudaError_t allocate_into(void** ptr, std::size_t size, memory_kind kind) {

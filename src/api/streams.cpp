@@ -27,6 +27,7 @@
 #include "api/device_runtime.hpp"
 #include "api/memory.hpp"
 #include "api/errors.hpp"
+#include "api/graphs.hpp"
 #include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
 
@@ -183,6 +184,18 @@ std::uint64_t last_submitted(cudaStream_t stream) {
   return last != nullptr ? last->load(std::memory_order_acquire) : 0;
 }
 
+cudaError_t enqueue(cudaStream_t stream, std::function<void()> work, cudaGraphNodeType type, bool synchronous,
+                    const char* api, std::uint64_t* ticket) {
+  cudaError_t recorded = cudaSuccess;
+  if (record_into_graph(stream, work, type, synchronous, recorded)) return set_error(recorded);
+  if (synchronous && !may_wait_for_device(api)) return set_error(cudaErrorNotPermitted);
+  const device_queue::ticket t = the_device().submit(std::move(work));
+  note_submitted(stream, t);
+  if (ticket != nullptr) *ticket = t;
+  if (synchronous) the_device().wait(t);
+  return cudaSuccess;
+}
+
 void forget_device_objects() {
   streams().remove_device_owned();
   events().remove_device_owned();
@@ -286,8 +299,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
   if (fn == nullptr) return set_error(cudaErrorInvalidValue);
   if (cudaError_t e = check_host_stream(stream)) return set_error(e);
   // Runs on the device thread once everything before it in the stream has.
-  note_submitted(stream, the_device().submit([fn, userData] { fn(userData); }));
-  return cudaSuccess;
+  return enqueue(stream, [fn, userData] { fn(userData); }, cudaGraphNodeTypeHost, false, "cudaLaunchHostFunc");
 }
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
@@ -296,10 +308,9 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
   if (cudaError_t e = context_error()) return e;
   if (callback == nullptr || flags != 0) return set_error(cudaErrorInvalidValue);
   if (cudaError_t e = check_host_stream(stream)) return set_error(e);
-  note_submitted(stream, the_device().submit([callback, stream, userData] {
-    callback(stream, sticky_error(), userData);
-  }));
-  return cudaSuccess;
+  return enqueue(
+      stream, [callback, stream, userData] { callback(stream, sticky_error(), userData); }, cudaGraphNodeTypeHost,
+      false, "cudaStreamAddCallback");
 }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
@@ -337,10 +348,16 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   CUevent_st* e = host_event(event);
   if (e == nullptr) return set_error(cudaErrorInvalidResourceHandle);
   if (cudaError_t s = check_host_stream(stream)) return set_error(s);
+  // In a captured stream an event marks a point of the capture, for other
+  // streams to join at.
+  if (record_event_in_capture(event, stream)) return cudaSuccess;
   e->recorded = true;
-  const device_queue::ticket t = the_device().submit([e] { e->when = std::chrono::steady_clock::now(); });
+  std::uint64_t t = 0;
+  if (cudaError_t r = enqueue(stream, [e] { e->when = std::chrono::steady_clock::now(); }, cudaGraphNodeTypeEmpty,
+                              false, "cudaEventRecord", &t)) {
+    return r;
+  }
   e->ticket.store(t, std::memory_order_release);
-  note_submitted(stream, t);
   return cudaSuccess;
 }
 
@@ -357,7 +374,9 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   if (cudaError_t e = context_error()) return e;
   if (flags > 1) return set_error(cudaErrorInvalidValue);
   if (host_event(event) == nullptr) return set_error(cudaErrorInvalidResourceHandle);
-  return set_error(check_host_stream(stream));
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  wait_event_in_capture(stream, event);  // one queue keeps every other order already
+  return cudaSuccess;
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {

@@ -2,6 +2,7 @@
 // paths (streams.cpp has the API itself).
 #pragma once
 #include <cstdint>
+#include <functional>
 
 #include <driver_types.h>
 
@@ -22,6 +23,13 @@ cudaError_t check_device_stream(cudaStream_t stream, const char* api, bool for_l
 // The NULL stream, cudaStreamLegacy and cudaStreamPerThread share one record.
 void note_submitted(cudaStream_t stream, std::uint64_t ticket);
 std::uint64_t last_submitted(cudaStream_t stream);
+
+// Host work in `stream`: queued to the device (device_queue.hpp), its
+// ticket noted as the stream's last (and written to `ticket`), or recorded
+// into a graph while the stream is captured (graphs.hpp). `synchronous`
+// work is waited for (and cannot be captured).
+cudaError_t enqueue(cudaStream_t stream, std::function<void()> work, cudaGraphNodeType type, bool synchronous,
+                    const char* api, std::uint64_t* ticket = nullptr);
 
 // After a host launch and everything it launched: device-side streams and
 // events cannot outlive it.

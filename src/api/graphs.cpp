@@ -1,0 +1,328 @@
+// Graphs. A node holds the same work the device queue would run (a kernel
+// launch, a copy, a set, a host function); a graph launch queues one piece
+// of work that runs every node in the order they were added. That order is
+// topological (a node depends only on earlier nodes), so it respects every
+// dependency; nodes never run concurrently, as the device queue runs one
+// thing at a time.
+//
+// Capture: while a stream is captured, its host work becomes nodes, each
+// depending on the stream's previous one. An event recorded in it marks the
+// current node; another stream waiting for that event joins the capture from
+// there, and the capture ends with the stream that began it.
+#include "api/graphs.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include <cusim/detail/kernel_call.hpp>
+
+#include "api/errors.hpp"
+#include "api/memory.hpp"
+#include "api/streams.hpp"
+#include "support/diagnostics.hpp"
+
+struct CUgraphNode_st {
+  cudaGraphNodeType type;
+  std::function<void()> work;  // empty for an empty node
+  std::vector<cudaGraphNode_t> dependencies;
+};
+
+struct CUgraph_st {
+  std::vector<std::unique_ptr<CUgraphNode_st>> nodes;  // in the order added: topological
+};
+
+struct CUgraphExec_st {
+  std::vector<std::function<void()>> works;
+};
+
+namespace cusim::detail {
+
+namespace {
+
+struct capture {
+  cudaGraph_t graph;
+  cudaStream_t origin;
+};
+
+struct capture_point {
+  capture* owner;
+  cudaGraphNode_t last;  // the newest node of the stream, or null before the first
+};
+
+struct graph_state {
+  std::mutex mutex;
+  std::unordered_map<cudaStream_t, capture_point> capturing;  // streams in a capture
+  std::unordered_map<cudaEvent_t, capture_point> event_points;
+  std::vector<std::unique_ptr<capture>> captures;
+};
+
+graph_state& state() {
+  static graph_state s;
+  return s;
+}
+
+// A node being added with cudaGraphAdd*Node on this thread: the launch or
+// copy that follows is recorded into it.
+struct node_under_construction {
+  cudaGraph_t graph = nullptr;
+  std::vector<cudaGraphNode_t> dependencies;
+  cudaGraphNode_t made = nullptr;
+};
+thread_local node_under_construction* building = nullptr;
+
+cudaGraphNode_t add_node(cudaGraph_t graph, cudaGraphNodeType type, std::function<void()> work,
+                         std::vector<cudaGraphNode_t> dependencies) {
+  auto node = std::make_unique<CUgraphNode_st>();
+  node->type = type;
+  node->work = std::move(work);
+  node->dependencies = std::move(dependencies);
+  cudaGraphNode_t handle = node.get();
+  graph->nodes.push_back(std::move(node));
+  return handle;
+}
+
+bool owns(cudaGraph_t graph, cudaGraphNode_t node) {
+  return std::any_of(graph->nodes.begin(), graph->nodes.end(), [&](const auto& n) { return n.get() == node; });
+}
+
+// Builds one node through `make`, which issues the work the node records.
+template <class Make>
+cudaError_t build_node(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
+                       size_t numDependencies, Make make) {
+  if (pGraphNode == nullptr || graph == nullptr || (numDependencies > 0 && pDependencies == nullptr)) {
+    return set_error(cudaErrorInvalidValue);
+  }
+  node_under_construction node{graph, {pDependencies, pDependencies + numDependencies}, nullptr};
+  for (cudaGraphNode_t d : node.dependencies) {
+    if (!owns(graph, d)) return set_error(cudaErrorInvalidValue);
+  }
+  building = &node;
+  const cudaError_t e = make();
+  building = nullptr;
+  if (e != cudaSuccess) return e;
+  if (node.made == nullptr) return set_error(cudaErrorInvalidValue);
+  *pGraphNode = node.made;
+  return cudaSuccess;
+}
+
+}  // namespace
+
+bool record_into_graph(cudaStream_t stream, std::function<void()>& work, cudaGraphNodeType type, bool synchronous,
+                       cudaError_t& error) {
+  error = cudaSuccess;
+  if (building != nullptr) {
+    building->made = add_node(building->graph, type, std::move(work), building->dependencies);
+    return true;
+  }
+  graph_state& s = state();
+  std::lock_guard lock(s.mutex);
+  auto it = s.capturing.find(stream);
+  if (it == s.capturing.end()) return false;
+  if (synchronous) {
+    error = cudaErrorStreamCaptureUnsupported;  // a synchronous call cannot be part of a graph
+    return true;
+  }
+  capture_point& point = it->second;
+  std::vector<cudaGraphNode_t> after;
+  if (point.last != nullptr) after.push_back(point.last);
+  point.last = add_node(point.owner->graph, type, std::move(work), std::move(after));
+  return true;
+}
+
+bool record_event_in_capture(cudaEvent_t event, cudaStream_t stream) {
+  graph_state& s = state();
+  std::lock_guard lock(s.mutex);
+  auto it = s.capturing.find(stream);
+  if (it == s.capturing.end()) {
+    s.event_points.erase(event);
+    return false;
+  }
+  s.event_points[event] = it->second;
+  return true;
+}
+
+bool wait_event_in_capture(cudaStream_t stream, cudaEvent_t event) {
+  graph_state& s = state();
+  std::lock_guard lock(s.mutex);
+  auto point = s.event_points.find(event);
+  if (point == s.event_points.end()) return false;
+  auto it = s.capturing.find(stream);
+  if (it == s.capturing.end()) {
+    s.capturing[stream] = point->second;  // the stream joins the capture from the event's node
+    return true;
+  }
+  // Already in the capture: its next node also waits for the event's. Nodes
+  // run in the order added, so joining the two chains needs no more than an
+  // empty node after both.
+  std::vector<cudaGraphNode_t> after;
+  if (it->second.last != nullptr) after.push_back(it->second.last);
+  if (point->second.last != nullptr) after.push_back(point->second.last);
+  it->second.last = add_node(it->second.owner->graph, cudaGraphNodeTypeEmpty, {}, std::move(after));
+  return true;
+}
+
+}  // namespace cusim::detail
+
+using namespace cusim::detail;
+
+extern "C" {
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  if (cudaError_t e = context_error()) return e;
+  if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed) return set_error(cudaErrorInvalidValue);
+  // The legacy default stream synchronises with others: it cannot be captured.
+  if (stream == nullptr || stream == cudaStreamLegacy) return set_error(cudaErrorStreamCaptureUnsupported);
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  graph_state& s = state();
+  std::lock_guard lock(s.mutex);
+  if (s.capturing.count(stream) != 0) return set_error(cudaErrorIllegalState);
+  auto& c = *s.captures.emplace_back(std::make_unique<capture>(capture{new CUgraph_st, stream}));
+  s.capturing[stream] = capture_point{&c, nullptr};
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
+  if (pGraph == nullptr) return set_error(cudaErrorInvalidValue);
+  graph_state& s = state();
+  std::lock_guard lock(s.mutex);
+  auto it = s.capturing.find(stream);
+  if (it == s.capturing.end()) return set_error(cudaErrorIllegalState);
+  capture* c = it->second.owner;
+  if (c->origin != stream) return set_error(cudaErrorStreamCaptureUnmatched);
+  // Every stream of the capture leaves it with the stream that began it.
+  std::erase_if(s.capturing, [&](const auto& entry) { return entry.second.owner == c; });
+  std::erase_if(s.event_points, [&](const auto& entry) { return entry.second.owner == c; });
+  *pGraph = c->graph;
+  std::erase_if(s.captures, [&](const auto& owned) { return owned.get() == c; });
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* pCaptureStatus) {
+  if (pCaptureStatus == nullptr) return set_error(cudaErrorInvalidValue);
+  graph_state& s = state();
+  std::lock_guard lock(s.mutex);
+  *pCaptureStatus = s.capturing.count(stream) != 0 ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags) {
+  if (pGraph == nullptr || flags != 0) return set_error(cudaErrorInvalidValue);
+  *pGraph = new CUgraph_st;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
+                                   size_t numDependencies, const cudaKernelNodeParams* pNodeParams) {
+  if (pNodeParams == nullptr) return set_error(cudaErrorInvalidValue);
+  return build_node(pGraphNode, graph, pDependencies, numDependencies, [&] {
+    // The same path as cudaLaunchKernel: the launch is recorded into the node.
+    return cudaLaunchKernel(pNodeParams->func, pNodeParams->gridDim, pNodeParams->blockDim,
+                            pNodeParams->kernelParams, pNodeParams->sharedMemBytes, nullptr);
+  });
+}
+
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t* pDependencies, size_t numDependencies, void* dst,
+                                     const void* src, size_t count, cudaMemcpyKind kind) {
+  return build_node(pGraphNode, graph, pDependencies, numDependencies,
+                    [&] { return copy_in_stream(dst, src, count, kind, nullptr); });
+}
+
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
+                                   size_t numDependencies, const cudaMemsetParams* p) {
+  if (p == nullptr || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) || p->dst == nullptr ||
+      (p->height > 1 && p->pitch < p->width * p->elementSize)) {
+    return set_error(cudaErrorInvalidValue);
+  }
+  const cudaMemsetParams params = *p;
+  return build_node(pGraphNode, graph, pDependencies, numDependencies, [&] {
+    std::function<void()> work = [params] {
+      for (size_t row = 0; row < std::max<size_t>(params.height, 1); ++row) {
+        char* line = static_cast<char*>(params.dst) + row * params.pitch;
+        for (size_t i = 0; i < params.width; ++i) {
+          std::memcpy(line + i * params.elementSize, &params.value, params.elementSize);  // little-endian
+        }
+      }
+    };
+    cudaError_t error = cudaSuccess;
+    record_into_graph(nullptr, work, cudaGraphNodeTypeMemset, false, error);
+    return error;
+  });
+}
+
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
+                                 size_t numDependencies, const cudaHostNodeParams* pNodeParams) {
+  if (pNodeParams == nullptr || pNodeParams->fn == nullptr) return set_error(cudaErrorInvalidValue);
+  return build_node(pGraphNode, graph, pDependencies, numDependencies,
+                    [&] { return cudaLaunchHostFunc(nullptr, pNodeParams->fn, pNodeParams->userData); });
+}
+
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
+                                  size_t numDependencies) {
+  return build_node(pGraphNode, graph, pDependencies, numDependencies, [&] {
+    std::function<void()> nothing;
+    cudaError_t error = cudaSuccess;
+    record_into_graph(nullptr, nothing, cudaGraphNodeTypeEmpty, false, error);
+    return error;
+  });
+}
+
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* numNodes) {
+  if (graph == nullptr || numNodes == nullptr) return set_error(cudaErrorInvalidValue);
+  if (nodes != nullptr) {
+    const size_t n = std::min(*numNodes, graph->nodes.size());
+    for (size_t i = 0; i < n; ++i) nodes[i] = graph->nodes[i].get();
+  }
+  *numNodes = graph->nodes.size();
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* pType) {
+  if (node == nullptr || pType == nullptr) return set_error(cudaErrorInvalidValue);
+  *pType = node->type;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
+  if (pGraphExec == nullptr || graph == nullptr) return set_error(cudaErrorInvalidValue);
+  (void)flags;  // auto-free on launch, upload, device launch, priority: no effect here
+  auto* exec = new CUgraphExec_st;
+  for (const auto& node : graph->nodes) {
+    if (node->work) exec->works.push_back(node->work);
+  }
+  *pGraphExec = exec;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
+  return cudaGraphInstantiate(pGraphExec, graph, flags);
+}
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
+  if (cudaError_t e = context_error()) return e;
+  if (graphExec == nullptr) return set_error(cudaErrorInvalidValue);
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  // The executable graph may be destroyed before this runs: the work copies it.
+  std::function<void()> run = [works = graphExec->works] {
+    for (const auto& work : works) work();
+  };
+  return enqueue(stream, std::move(run), cudaGraphNodeTypeGraph, false, "cudaGraphLaunch");
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
+  if (graphExec == nullptr) return set_error(cudaErrorInvalidValue);
+  delete graphExec;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+  if (graph == nullptr) return set_error(cudaErrorInvalidValue);
+  delete graph;
+  return cudaSuccess;
+}
+
+}  // extern "C"

@@ -1,0 +1,22 @@
+// Graphs: host work recorded instead of queued. streams.cpp's enqueue asks
+// here first whether the work belongs in a graph.
+#pragma once
+#include <functional>
+
+#include <cuda_runtime_api.h>
+
+namespace cusim::detail {
+
+// True when `work` for `stream` was recorded into a graph (the stream is
+// being captured, or this thread is building a node with cudaGraphAdd*Node);
+// `error` then says whether that was allowed (synchronous work cannot be
+// captured: cudaErrorStreamCaptureUnsupported).
+bool record_into_graph(cudaStream_t stream, std::function<void()>& work, cudaGraphNodeType type, bool synchronous,
+                       cudaError_t& error);
+
+// Events recorded in a capturing stream mark a point of the capture; a
+// stream that waits for one joins the capture (fork and join by events).
+bool record_event_in_capture(cudaEvent_t event, cudaStream_t stream);
+bool wait_event_in_capture(cudaStream_t stream, cudaEvent_t event);
+
+}  // namespace cusim::detail
