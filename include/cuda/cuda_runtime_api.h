@@ -83,6 +83,41 @@ cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, si
                                  cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
 cudaError_t cudaGetSymbolAddress(void** ptr, const void* symbol);
 cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol);
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
+                                    cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
+                                      cudaMemcpyKind kind, cudaStream_t stream = 0);
+
+// Pitched, 2D and 3D memory (linear memory; CUDA arrays are not supported).
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height);
+cudaError_t cudaMalloc3D(cudaPitchedPtr* pitchedDevPtr, cudaExtent extent);
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                              cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream = 0);
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p);
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream = 0);
+cudaError_t cudaMemset3D(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent);
+cudaError_t cudaMemset3DAsync(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent, cudaStream_t stream = 0);
+cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice, size_t count);
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice, size_t count,
+                                cudaStream_t stream = 0);
+
+// Pointers, registered host memory, peers, device flags.
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void* ptr);
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags);
+cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice);
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int* flags);
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t hStream);
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream);
 
 // Streams and events. On the host every operation completes before the call
 // returns (streams are not yet asynchronous), so each stream's order, and
@@ -154,7 +189,8 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t str
 
 namespace cusim::detail {
 cudaError_t memcpy_symbol(void* symbol, size_t symbol_size, void* buffer, size_t count, size_t offset,
-                          cudaMemcpyKind kind, bool to_symbol);
+                          cudaMemcpyKind kind, bool to_symbol, cudaStream_t stream = nullptr,
+                          bool asynchronous = false);
 }
 
 // C++ overloads that take the symbol itself, as CUDA's headers provide. Knowing
@@ -169,6 +205,18 @@ template <class T>
 cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
                                  cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
   return cusim::detail::memcpy_symbol(const_cast<T*>(&symbol), sizeof(T), dst, count, offset, kind, false);
+}
+template <class T>
+cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count, size_t offset = 0,
+                                    cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = 0) {
+  return cusim::detail::memcpy_symbol(const_cast<T*>(&symbol), sizeof(T), const_cast<void*>(src), count, offset,
+                                      kind, true, stream, true);
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                      cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t stream = 0) {
+  return cusim::detail::memcpy_symbol(const_cast<T*>(&symbol), sizeof(T), dst, count, offset, kind, false, stream,
+                                      true);
 }
 template <class T>
 cudaError_t cudaGetSymbolAddress(void** ptr, const T& symbol) {

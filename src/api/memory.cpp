@@ -30,7 +30,9 @@ bool side_ok(const void* pointer, std::size_t count, bool must_be_device) {
   return !must_be_device || is_device_range(pointer, count);
 }
 
-cudaError_t check_copy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
+}  // namespace
+
+cudaError_t cusim::detail::check_copy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
   if (count == 0) return cudaSuccess;  // even with null pointers or a bad kind (measured)
   if (!valid_kind(kind)) return cudaErrorInvalidMemcpyDirection;
   if (dst == nullptr || src == nullptr) return cudaErrorInvalidValue;
@@ -42,22 +44,20 @@ cudaError_t check_copy(void* dst, const void* src, std::size_t count, cudaMemcpy
     // must not run past its allocation.
     for (const void* p : {static_cast<const void*>(dst), src}) {
       auto a = find_allocation(p);
-      if (a && a->kind != memory_kind::pinned_host && !is_device_range(p, count)) return cudaErrorInvalidValue;
+      if (a && (a->kind == memory_kind::device || a->kind == memory_kind::managed) && !is_device_range(p, count)) {
+        return cudaErrorInvalidValue;
+      }
     }
   }
   return cudaSuccess;
 }
 
-// Host memory the driver must stage: not one of cusim's allocations.
-bool pageable(const void* p) { return !find_allocation(p); }
-
-// Runs `work` on the device thread in `stream`; with `wait`, returns after it has run.
-cudaError_t queue_in_stream(std::function<void()> work, cudaStream_t stream, bool wait, const char* api) {
-  const bool set = std::strcmp(api, "cudaMemsetAsync") == 0;
-  return enqueue(stream, std::move(work), set ? cudaGraphNodeTypeMemset : cudaGraphNodeTypeMemcpy, wait, api);
-}
+namespace {
 
 cudaError_t allocate_into(void** ptr, std::size_t size, memory_kind kind) {
+  // The device queue is made before the first allocation, so that at exit it
+  // finishes its work before the allocation table frees what is left.
+  the_device();
   if (cudaError_t e = context_error()) return e;
   if (ptr == nullptr) return set_error(cudaErrorInvalidValue);
   if (size == 0) {  // as on a GPU: success, and no memory
@@ -77,8 +77,18 @@ cudaError_t allocate_into(void** ptr, std::size_t size, memory_kind kind) {
 
 namespace cusim::detail {
 
+// Host memory the driver must stage: not one of cusim's allocations.
+bool pageable(const void* p) { return !find_allocation(p); }
+
+// Runs `work` on the device thread in `stream`; with `wait`, returns after it has run.
+cudaError_t queue_in_stream(std::function<void()> work, cudaStream_t stream, bool wait, const char* api,
+                            cudaGraphNodeType type) {
+  return enqueue(stream, std::move(work), type, wait, api);
+}
+
 cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_size, void* buffer, std::size_t count,
-                          std::size_t offset, cudaMemcpyKind kind, bool to_symbol) {
+                          std::size_t offset, cudaMemcpyKind kind, bool to_symbol, cudaStream_t stream,
+                          bool asynchronous) {
   if (cudaError_t e = context_error()) return e;
   if (!valid_kind(kind) || kind == cudaMemcpyHostToHost ||
       kind == (to_symbol ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice)) {
@@ -92,8 +102,13 @@ cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_size, void* buffer, s
   char* at = static_cast<char*>(symbol) + offset;
   void* dst = to_symbol ? static_cast<void*>(at) : buffer;
   const void* src = to_symbol ? static_cast<const void*>(buffer) : at;
-  // Synchronous, in the NULL stream, after the work before it.
-  return queue_in_stream([=] { std::memmove(dst, src, count); }, nullptr, true, "cudaMemcpyToSymbol");
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  // The synchronous forms in the NULL stream, after the work before it; the
+  // asynchronous ones as cudaMemcpyAsync (pageable host memory is staged).
+  const void* host_side = to_symbol ? src : dst;
+  const bool wait = !asynchronous || (kind != cudaMemcpyDeviceToDevice && pageable(host_side));
+  return queue_in_stream([=] { std::memmove(dst, src, count); }, stream, wait,
+                         to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol");
 }
 
 cudaError_t copy_in_stream(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
@@ -107,7 +122,8 @@ cudaError_t copy_in_stream(void* dst, const void* src, std::size_t count, cudaMe
 cudaError_t set_in_stream(void* ptr, int value, std::size_t count, cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
   if (!is_device_range(ptr, count)) return set_error(cudaErrorInvalidValue);
-  return queue_in_stream([=] { std::memset(ptr, value, count); }, stream, false, "cudaMemsetAsync");
+  return queue_in_stream([=] { std::memset(ptr, value, count); }, stream, false, "cudaMemsetAsync",
+                         cudaGraphNodeTypeMemset);
 }
 
 }  // namespace cusim::detail
@@ -202,6 +218,16 @@ cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count
 
 cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind) {
   return memcpy_symbol(const_cast<void*>(symbol), 0, dst, count, offset, kind, false);
+}
+
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
+                                    cudaMemcpyKind kind, cudaStream_t stream) {
+  return memcpy_symbol(const_cast<void*>(symbol), 0, const_cast<void*>(src), count, offset, kind, true, stream, true);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, cudaMemcpyKind kind,
+                                      cudaStream_t stream) {
+  return memcpy_symbol(const_cast<void*>(symbol), 0, dst, count, offset, kind, false, stream, true);
 }
 
 cudaError_t cudaGetSymbolAddress(void** ptr, const void* symbol) {

@@ -19,7 +19,9 @@ struct table {
   std::size_t device_bytes = 0;
 
   void free_all() {
-    for (auto& [key, a] : by_base) std::free(a.base);
+    for (auto& [key, a] : by_base) {
+      if (a.kind != memory_kind::registered_host) std::free(a.base);
+    }
     by_base.clear();
     device_bytes = 0;
   }
@@ -33,7 +35,9 @@ table& the_table() {
   return t;
 }
 
-bool counts_as_device(memory_kind kind) { return kind != memory_kind::pinned_host; }
+bool counts_as_device(memory_kind kind) {
+  return kind == memory_kind::device || kind == memory_kind::managed;
+}
 
 // The entry containing `address`; the caller holds the mutex.
 const allocation* lookup(table& t, const void* address) {
@@ -67,6 +71,7 @@ bool release(void* base, bool accept_device_or_managed, bool accept_pinned) {
   auto it = t.by_base.find(reinterpret_cast<std::uintptr_t>(base));
   if (it == t.by_base.end()) return false;
   const bool device = counts_as_device(it->second.kind);
+  if (it->second.kind == memory_kind::registered_host) return false;  // not cusim's to free
   if (device ? !accept_device_or_managed : !accept_pinned) return false;
   if (device) t.device_bytes -= it->second.size;
   std::free(base);
@@ -94,6 +99,26 @@ std::size_t device_bytes_in_use() {
   table& t = the_table();
   std::lock_guard lock(t.mutex);
   return t.device_bytes;
+}
+
+bool register_host_range(void* base, std::size_t size) {
+  table& t = the_table();
+  std::lock_guard lock(t.mutex);
+  const auto start = reinterpret_cast<std::uintptr_t>(base);
+  auto next = t.by_base.lower_bound(start);
+  if (next != t.by_base.end() && next->first < start + size) return false;
+  if (lookup(t, base) != nullptr) return false;
+  t.by_base.emplace(start, allocation{base, size, memory_kind::registered_host});
+  return true;
+}
+
+bool unregister_host_range(void* base) {
+  table& t = the_table();
+  std::lock_guard lock(t.mutex);
+  auto it = t.by_base.find(reinterpret_cast<std::uintptr_t>(base));
+  if (it == t.by_base.end() || it->second.kind != memory_kind::registered_host) return false;
+  t.by_base.erase(it);
+  return true;
 }
 
 void release_all() {

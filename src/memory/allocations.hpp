@@ -7,7 +7,9 @@
 
 namespace cusim::detail {
 
-enum class memory_kind { device, pinned_host, managed };
+// registered_host: the program's own memory, page-locked with
+// cudaHostRegister (cusim does not own it).
+enum class memory_kind { device, pinned_host, managed, registered_host };
 
 struct allocation {
   void* base;
@@ -31,6 +33,11 @@ std::optional<allocation> find_allocation(const void* address);
 bool is_device_range(const void* address, std::size_t bytes);
 
 std::size_t device_bytes_in_use();
+
+// cudaHostRegister / cudaHostUnregister: false when the range overlaps a
+// known one, or (unregistering) `base` starts none.
+bool register_host_range(void* base, std::size_t size);
+bool unregister_host_range(void* base);
 
 // cudaDeviceReset: frees everything.
 void release_all();
