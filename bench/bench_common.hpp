@@ -27,7 +27,8 @@ inline bench_options read_bench_options(int argc, char** argv) {
   return o;
 }
 
-// The fastest of `repeat` runs of `body`, in seconds.
+// The fastest of `repeat` runs of `body`, in seconds. Launches are
+// asynchronous: a body that launches must synchronise before it returns.
 inline double best_seconds(int repeat, const std::function<void()>& body) {
   double best = 1e30;
   for (int r = 0; r < repeat; ++r) {

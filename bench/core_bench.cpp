@@ -74,6 +74,7 @@ int main(int argc, char** argv) {
   });
   const double add_cusim = best_seconds(repeat, [&] {
     cusim::launch(vector_add, (n + threads_per_block - 1) / threads_per_block, threads_per_block)(a, b, c, n);
+    cudaDeviceSynchronize();
     keep = c[n / 2];
   });
   print_ratio("W1 vector add, 2^24 floats, 256 thr/block", add_native, add_cusim);
@@ -88,6 +89,7 @@ int main(int argc, char** argv) {
   });
   const double dot_cusim = best_seconds(repeat, [&] {
     cusim::launch(dot, blocks, threads_per_block)(a, b, sums, n);
+    cudaDeviceSynchronize();
     keep = sums[0];
   });
   print_ratio("W2 dot product, 2^24, 256x256 grid-stride", dot_native, dot_cusim);
@@ -96,8 +98,14 @@ int main(int argc, char** argv) {
   // kernel without them, per thread per barrier.
   const int rounds = 1000, barrier_blocks = 64;
   int* sink = device_array<int>(1);
-  const double with = best_seconds(repeat, [&] { cusim::launch(barriers, barrier_blocks, 256)(rounds, sink); });
-  const double without = best_seconds(repeat, [&] { cusim::launch(empty_kernel, barrier_blocks, 256)(rounds, sink); });
+  const double with = best_seconds(repeat, [&] {
+    cusim::launch(barriers, barrier_blocks, 256)(rounds, sink);
+    cudaDeviceSynchronize();
+  });
+  const double without = best_seconds(repeat, [&] {
+    cusim::launch(empty_kernel, barrier_blocks, 256)(rounds, sink);
+    cudaDeviceSynchronize();
+  });
   const double per_thread_ns = (with - without) / (double(barrier_blocks) * 256 * rounds) * 1e9;
   std::printf("%-44s %12s %12.2f ns per thread per barrier\n", "__syncthreads, 256-thread blocks", "", per_thread_ns);
   (void)keep;

@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   const double emulated = best_seconds(options.repeat, [&] {
     *total = 0.0f;
     cusim::launch(warp_reduce, n / threads_per_block, threads_per_block)(in, total, n);
+    cudaDeviceSynchronize();
     keep = *total;
   });
   print_ratio("W3 warp-shuffle reduction, 2^22 floats", native, emulated);
@@ -56,8 +57,14 @@ int main(int argc, char** argv) {
   // same kernel without shuffles, per thread per shuffle.
   const int rounds = 200, blocks = 64;
   int* sink = device_array<int>(1);
-  const double with = best_seconds(options.repeat, [&] { cusim::launch(shuffle_rounds, blocks, 256)(rounds, sink); });
-  const double without = best_seconds(options.repeat, [&] { cusim::launch(no_shuffles, blocks, 256)(rounds, sink); });
+  const double with = best_seconds(options.repeat, [&] {
+    cusim::launch(shuffle_rounds, blocks, 256)(rounds, sink);
+    cudaDeviceSynchronize();
+  });
+  const double without = best_seconds(options.repeat, [&] {
+    cusim::launch(no_shuffles, blocks, 256)(rounds, sink);
+    cudaDeviceSynchronize();
+  });
   std::printf("%-44s %12s %12.2f ns per thread per shuffle\n", "__shfl_down_sync, full warps", "",
               (with - without) / (double(blocks) * 256 * rounds) * 1e9);
   (void)keep;

@@ -17,9 +17,12 @@ bool launch_blocking() {
 
 device_queue::device_queue() : blocking_(launch_blocking()), thread_([this] { main_loop(); }) {}
 
-device_queue::~device_queue() {
+device_queue::~device_queue() { shut_down(); }
+
+void device_queue::shut_down() {
   {
     std::lock_guard lock(mutex_);
+    if (stopping_) return;
     stopping_ = true;
   }
   work_ready_.notify_all();
@@ -29,7 +32,18 @@ device_queue::~device_queue() {
 device_queue::ticket device_queue::submit(std::function<void()> work) {
   ticket t = 0;
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
+    if (stopping_) {
+      // After exit began: run it here, in order after everything before it.
+      lock.unlock();
+      wait_all();
+      work();
+      lock.lock();
+      t = submitted_.load(std::memory_order_relaxed) + 1;
+      submitted_.store(t, std::memory_order_release);
+      completed_.store(t, std::memory_order_release);
+      return t;
+    }
     queue_.push_back(std::move(work));
     t = submitted_.load(std::memory_order_relaxed) + 1;
     submitted_.store(t, std::memory_order_release);
@@ -69,7 +83,11 @@ void device_queue::main_loop() {
 }
 
 device_queue& the_device() {
-  static device_queue device;
+  static device_queue& device = [] () -> device_queue& {
+    auto* made = new device_queue;
+    std::atexit([] { the_device().shut_down(); });
+    return *made;
+  }();
   return device;
 }
 

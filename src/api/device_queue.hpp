@@ -26,7 +26,10 @@ class device_queue {
   using ticket = std::uint64_t;  // 0: nothing
 
   device_queue();
-  ~device_queue();  // runs what is queued, then stops the device thread
+  ~device_queue();  // see the_device(): never called for the process's device
+  // Runs what is queued, then stops the device thread; later work runs on
+  // the submitting thread. Called at exit.
+  void shut_down();
   device_queue(const device_queue&) = delete;
   device_queue& operator=(const device_queue&) = delete;
 
@@ -57,7 +60,12 @@ class device_queue {
   std::thread thread_;
 };
 
-// The device of this process.
+// The device of this process, made at first use. It is never destroyed: at
+// exit (std::atexit, registered when it is made, so before the destructors
+// of the static objects made before it) it runs the work still queued, so a
+// program that ends without synchronising still gets its kernels' effects
+// and output. The runtime's own objects that work touches are never
+// destroyed either, whatever their order of construction.
 device_queue& the_device();
 
 // For host calls that wait for the device: false (after a report) when

@@ -61,7 +61,7 @@ struct graph_state {
 };
 
 graph_state& state() {
-  static graph_state s;
+  static graph_state& s = *new graph_state;  // never destroyed: see device_queue.hpp
   return s;
 }
 

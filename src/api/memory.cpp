@@ -55,9 +55,6 @@ cudaError_t cusim::detail::check_copy(void* dst, const void* src, std::size_t co
 namespace {
 
 cudaError_t allocate_into(void** ptr, std::size_t size, memory_kind kind) {
-  // The device queue is made before the first allocation, so that at exit it
-  // finishes its work before the allocation table frees what is left.
-  the_device();
   if (cudaError_t e = context_error()) return e;
   if (ptr == nullptr) return set_error(cudaErrorInvalidValue);
   if (size == 0) {  // as on a GPU: success, and no memory

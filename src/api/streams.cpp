@@ -94,11 +94,11 @@ class handle_registry {
 };
 
 handle_registry<CUstream_st>& streams() {
-  static handle_registry<CUstream_st> registry;
+  static auto& registry = *new handle_registry<CUstream_st>;  // never destroyed: see device_queue.hpp
   return registry;
 }
 handle_registry<CUevent_st>& events() {
-  static handle_registry<CUevent_st> registry;
+  static auto& registry = *new handle_registry<CUevent_st>;
   return registry;
 }
 

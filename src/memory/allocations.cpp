@@ -25,13 +25,14 @@ struct table {
     by_base.clear();
     device_bytes = 0;
   }
-  // At process exit, like a driver tearing down its context: programs need
-  // not free device memory before they end.
-  ~table() { free_all(); }
 };
 
+// Never destroyed: the device thread may still run a program's last kernels
+// while static objects are destroyed at exit (device_queue.hpp), and memory
+// a program did not free stays reachable, as a driver keeps it until the
+// process ends.
 table& the_table() {
-  static table t;
+  static table& t = *new table;
   return t;
 }
 

@@ -48,7 +48,7 @@ struct constant_ranges {
   std::map<const char*, std::size_t> by_start;  // start -> size
 };
 constant_ranges& constants() {
-  static constant_ranges ranges;
+  static constant_ranges& ranges = *new constant_ranges;  // never destroyed: kernels may run at exit
   return ranges;
 }
 }  // namespace
