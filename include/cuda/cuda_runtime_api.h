@@ -115,6 +115,12 @@ cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevi
 cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
 cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
 cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig config);
+cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig* pConfig);
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop);
+cudaError_t cudaDeviceGetPCIBusId(char* pciBusId, int len, int device);
+cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* pciBusId);
+cudaError_t cudaFuncGetName(const char** name, const void* func);
 cudaError_t cudaGetDeviceFlags(unsigned int* flags);
 cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t hStream);
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream);
@@ -284,6 +290,10 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlock
 template <class F>
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, F* func) {
   return cudaFuncGetAttributes(attr, reinterpret_cast<const void*>(func));
+}
+template <class F>
+cudaError_t cudaFuncGetName(const char** name, F* func) {
+  return cudaFuncGetName(name, reinterpret_cast<const void*>(func));
 }
 template <class F>
 cudaError_t cudaFuncSetCacheConfig(F* func, cudaFuncCache cacheConfig) {

@@ -76,6 +76,12 @@ struct cudaFuncAttributes {
   int reserved[16];
 };
 
+enum cudaSharedMemConfig {
+  cudaSharedMemBankSizeDefault = 0,
+  cudaSharedMemBankSizeFourByte = 1,
+  cudaSharedMemBankSizeEightByte = 2
+};
+
 // Graphs.
 typedef struct CUgraph_st* cudaGraph_t;
 typedef struct CUgraphNode_st* cudaGraphNode_t;

@@ -1,7 +1,9 @@
 // The device as the active profile describes it: count, properties,
 // attributes, limits, synchronisation and reset.
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <strings.h>
 #include <mutex>
 
 #include <cuda_runtime_api.h>
@@ -136,6 +138,31 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   if (prop == nullptr) return set_error(cudaErrorInvalidValue);
   if (!valid_device(device)) return set_error(cudaErrorInvalidDevice);
   fill_properties(*prop, cusim::active_profile());
+  return cudaSuccess;
+}
+
+// One device: it is the best match for any wish list.
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop) {
+  if (device == nullptr || prop == nullptr) return set_error(cudaErrorInvalidValue);
+  *device = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetPCIBusId(char* pciBusId, int len, int device) {
+  if (pciBusId == nullptr || len <= 0) return set_error(cudaErrorInvalidValue);
+  if (!valid_device(device)) return set_error(cudaErrorInvalidDevice);
+  const cusim::device_profile& p = cusim::active_profile();
+  std::snprintf(pciBusId, std::size_t(len), "%08X:%02X:%02X.0", 0u, 0u, unsigned(p.pci_device_id));
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* pciBusId) {
+  if (device == nullptr || pciBusId == nullptr) return set_error(cudaErrorInvalidValue);
+  char ours[32];
+  cudaDeviceGetPCIBusId(ours, sizeof ours, 0);
+  // Either form names it: with the 8-digit domain or the 4-digit one.
+  if (strcasecmp(pciBusId, ours) != 0 && strcasecmp(pciBusId, ours + 4) != 0) return set_error(cudaErrorInvalidDevice);
+  *device = 0;
   return cudaSuccess;
 }
 

@@ -8,6 +8,7 @@
 
 #include "api/errors.hpp"
 #include "api/kernels.hpp"
+#include <cusim/detail/kernel_call.hpp>
 
 using namespace cusim::detail;
 
@@ -42,6 +43,16 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
   attr->requiredClusterHeight = int(kernel.required_cluster[1].load());
   attr->requiredClusterDepth = int(kernel.required_cluster[2].load());
   attr->nonPortableClusterSizeAllowed = kernel.non_portable_cluster_size.load() ? 1 : 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaFuncGetName(const char** name, const void* func) {
+  if (name == nullptr) return set_error(cudaErrorInvalidValue);
+  if (func == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
+  // The name cusim-cc registered (or a launch recorded); CUDA gives the mangled one.
+  const char* known = registered_name(func);
+  if (known == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
+  *name = known;
   return cudaSuccess;
 }
 

@@ -89,6 +89,21 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags) {
   return cudaSuccess;
 }
 
+// Shared memory banks are 4 bytes wide from sm_50 on; the setting is
+// accepted and has no effect, as on those GPUs.
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig config) {
+  if (config < cudaSharedMemBankSizeDefault || config > cudaSharedMemBankSizeEightByte) {
+    return set_error(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig* pConfig) {
+  if (pConfig == nullptr) return set_error(cudaErrorInvalidValue);
+  *pConfig = cudaSharedMemBankSizeFourByte;
+  return cudaSuccess;
+}
+
 cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
   if (flags == nullptr) return set_error(cudaErrorInvalidValue);
   // Host memory is always mappable (unified addressing).
