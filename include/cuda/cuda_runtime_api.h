@@ -125,12 +125,12 @@ cudaError_t cudaGetDeviceFlags(unsigned int* flags);
 cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t hStream);
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream);
 
-// Streams and events. On the host every operation completes before the call
-// returns (streams are not yet asynchronous), so each stream's order, and
-// every order an event imposes, hold trivially; events time the host's wall
-// clock. In device code they are the device runtime's (dynamic parallelism):
-// streams need cudaStreamNonBlocking, events cudaEventDisableTiming, and each
-// belongs to the block that created it.
+// Streams and events. On the host, work runs asynchronously on cusim's device
+// thread, one piece at a time in submission order (which keeps every stream's
+// order and every order an event imposes); an event stamps the device
+// thread's clock when it runs. In device code they are the device runtime's
+// (dynamic parallelism): streams need cudaStreamNonBlocking, events
+// cudaEventDisableTiming, and each belongs to the block that created it.
 #define CUDART_CB
 typedef void (*cudaHostFn_t)(void* userData);
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* userData);

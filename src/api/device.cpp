@@ -152,7 +152,7 @@ cudaError_t cudaDeviceGetPCIBusId(char* pciBusId, int len, int device) {
   if (pciBusId == nullptr || len <= 0) return set_error(cudaErrorInvalidValue);
   if (!valid_device(device)) return set_error(cudaErrorInvalidDevice);
   const cusim::device_profile& p = cusim::active_profile();
-  std::snprintf(pciBusId, std::size_t(len), "%08X:%02X:%02X.0", 0u, 0u, unsigned(p.pci_device_id));
+  std::snprintf(pciBusId, std::size_t(len), "%04X:%02X:%02X.0", 0u, 0u, unsigned(p.pci_device_id));  // as an H100 prints it
   return cudaSuccess;
 }
 
@@ -160,8 +160,8 @@ cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* pciBusId) {
   if (device == nullptr || pciBusId == nullptr) return set_error(cudaErrorInvalidValue);
   char ours[32];
   cudaDeviceGetPCIBusId(ours, sizeof ours, 0);
-  // Either form names it: with the 8-digit domain or the 4-digit one.
-  if (strcasecmp(pciBusId, ours) != 0 && strcasecmp(pciBusId, ours + 4) != 0) return set_error(cudaErrorInvalidDevice);
+  // With or without the domain.
+  if (strcasecmp(pciBusId, ours) != 0 && strcasecmp(pciBusId, ours + 5) != 0) return set_error(cudaErrorInvalidDevice);
   *device = 0;
   return cudaSuccess;
 }

@@ -46,6 +46,7 @@ namespace {
 struct capture {
   cudaGraph_t graph;
   cudaStream_t origin;
+  bool invalidated = false;
 };
 
 struct capture_point {
@@ -111,11 +112,17 @@ cudaError_t build_node(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cud
 
 }  // namespace
 
+bool legacy_work_joins_a_capture(cudaStream_t stream);
+
 bool record_into_graph(cudaStream_t stream, std::function<void()>& work, cudaGraphNodeType type, bool synchronous,
                        cudaError_t& error) {
   error = cudaSuccess;
   if (building != nullptr) {
     building->made = add_node(building->graph, type, std::move(work), building->dependencies);
+    return true;
+  }
+  if (legacy_work_joins_a_capture(stream)) {
+    error = cudaErrorStreamCaptureImplicit;
     return true;
   }
   graph_state& s = state();
@@ -131,6 +138,38 @@ bool record_into_graph(cudaStream_t stream, std::function<void()>& work, cudaGra
   if (point.last != nullptr) after.push_back(point.last);
   point.last = add_node(point.owner->graph, type, std::move(work), std::move(after));
   return true;
+}
+
+bool is_capturing(cudaStream_t stream) {
+  graph_state& s = state();
+  std::lock_guard lock(s.mutex);
+  return s.capturing.count(stream) != 0;
+}
+
+void invalidate_capture(cudaStream_t stream) {
+  graph_state& s = state();
+  std::lock_guard lock(s.mutex);
+  auto it = s.capturing.find(stream);
+  if (it != s.capturing.end()) it->second.owner->invalidated = true;
+}
+
+// The legacy default stream waits for blocking streams: work in it while a
+// blocking stream is captured would join it to the capture, which CUDA
+// refuses (cudaErrorStreamCaptureImplicit) and which invalidates the capture.
+bool legacy_work_joins_a_capture(cudaStream_t stream) {
+  if (stream != nullptr && stream != cudaStreamLegacy) return false;
+  graph_state& s = state();
+  std::lock_guard lock(s.mutex);
+  bool joins = false;
+  for (auto& [captured, point] : s.capturing) {
+    unsigned int flags = 0;
+    cudaStreamGetFlags(captured, &flags);
+    if ((flags & cudaStreamNonBlocking) == 0) {
+      point.owner->invalidated = true;
+      joins = true;
+    }
+  }
+  return joins;
 }
 
 bool record_event_in_capture(cudaEvent_t event, cudaStream_t stream) {
@@ -193,12 +232,14 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
   if (it == s.capturing.end()) return set_error(cudaErrorIllegalState);
   capture* c = it->second.owner;
   if (c->origin != stream) return set_error(cudaErrorStreamCaptureUnmatched);
+  const bool invalidated = c->invalidated;
   // Every stream of the capture leaves it with the stream that began it.
   std::erase_if(s.capturing, [&](const auto& entry) { return entry.second.owner == c; });
   std::erase_if(s.event_points, [&](const auto& entry) { return entry.second.owner == c; });
-  *pGraph = c->graph;
+  *pGraph = invalidated ? nullptr : c->graph;
+  if (invalidated) delete c->graph;
   std::erase_if(s.captures, [&](const auto& owned) { return owned.get() == c; });
-  return cudaSuccess;
+  return invalidated ? set_error(cudaErrorStreamCaptureInvalidated) : cudaSuccess;
 }
 
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* pCaptureStatus) {

@@ -14,6 +14,12 @@ namespace cusim::detail {
 bool record_into_graph(cudaStream_t stream, std::function<void()>& work, cudaGraphNodeType type, bool synchronous,
                        cudaError_t& error);
 
+// Whether `stream` is being captured. A call that would wait for it (query,
+// synchronize) is not allowed then: it invalidates the capture, whose end
+// then fails (cudaErrorStreamCaptureInvalidated).
+bool is_capturing(cudaStream_t stream);
+void invalidate_capture(cudaStream_t stream);
+
 // Events recorded in a capturing stream mark a point of the capture; a
 // stream that waits for one joins the capture (fork and join by events).
 bool record_event_in_capture(cudaEvent_t event, cudaStream_t stream);

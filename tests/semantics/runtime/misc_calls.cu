@@ -20,9 +20,11 @@ int main() {
   char bus[32] = {};
   ok &= cudaDeviceGetPCIBusId(bus, sizeof bus, 0) == cudaSuccess;
   std::printf("PCI bus id has %zu characters, domain %.8s\n", std::strlen(bus), bus);
+  ok &= std::strlen(bus) == 12 && bus[4] == ':' && bus[7] == ':';  // dddd:bb:dd.f, as an H100 prints it
   int found = -1;
   ok &= cudaDeviceGetByPCIBusId(&found, bus) == cudaSuccess && found == 0;
   const char* name = nullptr;
+  // CUDA gives the mangled name (_Z12named_kernelPi), cusim the source name.
   const cudaError_t e = cudaFuncGetName(&name, named_kernel);
   std::printf("kernel name: %s %s\n", cudaGetErrorName(e), name != nullptr ? name : "(null)");
   ok &= e == cudaSuccess && name != nullptr && std::strstr(name, "named_kernel") != nullptr;

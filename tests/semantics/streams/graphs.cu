@@ -130,8 +130,27 @@ int main() {
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(built);
 
-  std::printf("begin capture on the legacy stream: %s\n",
-              cudaGetErrorName(cudaStreamBeginCapture(0, cudaStreamCaptureModeGlobal)));
+  // 4. Misuse during a capture: waiting for the captured stream, and work in
+  // the legacy stream while a blocking stream is captured.
+  cudaGraph_t spoiled = nullptr;
+  cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal);
+  // As an H100 answers:
+  expect("query a capturing stream", cudaStreamQuery(s1), cudaErrorStreamCaptureUnsupported);
+  expect("end the invalidated capture", cudaStreamEndCapture(s1, &spoiled), cudaErrorStreamCaptureInvalidated);
+  cudaGetLastError();
+  cudaStream_t blocking;
+  cudaStreamCreate(&blocking);
+  cudaStreamBeginCapture(blocking, cudaStreamCaptureModeGlobal);
+  fill<<<1, 64, 0, blocking>>>(a, 64, 1);
+  fill<<<1, 64>>>(b, 64, 1);
+  expect("legacy-stream launch while a blocking stream is captured", cudaGetLastError(),
+         cudaErrorStreamCaptureImplicit);
+  expect("end the invalidated capture", cudaStreamEndCapture(blocking, &spoiled), cudaErrorStreamCaptureInvalidated);
+  cudaGetLastError();
+  cudaStreamDestroy(blocking);
+
+  expect("begin capture on the legacy stream", cudaStreamBeginCapture(0, cudaStreamCaptureModeGlobal),
+         cudaErrorStreamCaptureUnsupported);
   cudaGetLastError();
   std::printf("graphs: %d failures: %s\n", failures, failures == 0 ? "PASSED" : "FAILED");
   return failures == 0 ? 0 : 1;
