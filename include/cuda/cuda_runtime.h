@@ -28,6 +28,9 @@
 // __cluster_dims__(x, y, z) reaches the rewriter too, which records the
 // kernel's cluster shape with its registration (non-template kernels).
 #define __cluster_dims__(...) __cusim_cluster_dims__(__VA_ARGS__)
+// And __launch_bounds__: launches of more threads than its maximum fail, as
+// on a GPU (non-template kernels).
+#define __launch_bounds__(...) __cusim_launch_bounds__(__VA_ARGS__)
 // So does __device__: in device functions, malloc/free/new/delete use the
 // device heap.
 #define __device__ __cusim_device__
@@ -43,7 +46,9 @@
 #define __managed__
 #define __noinline__ __attribute__((noinline))
 #define __forceinline__ inline __attribute__((always_inline))
+#ifndef __CUSIM_CC__
 #define __launch_bounds__(...)
+#endif
 #define __grid_constant__
 #define __align__(n) __attribute__((aligned(n)))
 #ifndef __CUSIM__

@@ -31,7 +31,8 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
   // Static shared memory as the kernel's blocks have used it so far: cusim
   // learns a kernel's __shared__ declarations as its blocks reach them.
   attr->sharedSizeBytes = kernel.static_shared.load();
-  attr->maxThreadsPerBlock = p.max_threads_per_block;
+  const launch_bounds bounds = compiled_launch_bounds(func);
+  attr->maxThreadsPerBlock = bounds.max_threads != 0 ? int(bounds.max_threads) : p.max_threads_per_block;
   attr->ptxVersion = attr->binaryVersion = p.major * 10 + p.minor;
   const std::size_t static_bytes = kernel.static_shared.load();
   attr->maxDynamicSharedSizeBytes =

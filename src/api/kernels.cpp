@@ -18,6 +18,7 @@ struct registry {
     const char* name;
     dim3 cluster;
     parameter_layout layout;
+    launch_bounds bounds;
   };
   std::map<const void*, registered> launchers;
 };
@@ -36,12 +37,19 @@ kernel_info& kernel_record(const void* function) {
 }
 
 void register_kernel(const void* kernel, argument_array_launcher launcher, const char* name, dim3 cluster,
-                     parameter_layout layout) {
+                     parameter_layout layout, launch_bounds bounds) {
   registry& r = the_registry();
   std::lock_guard lock(r.mutex);
-  auto [it, fresh] = r.launchers.try_emplace(kernel, registry::registered{launcher, name, cluster, layout});
+  auto [it, fresh] = r.launchers.try_emplace(kernel, registry::registered{launcher, name, cluster, layout, bounds});
   // A typed launch registers the kernel again, without its name or cluster: keep what cusim-cc said.
-  if (!fresh && name != nullptr) it->second = {launcher, name, cluster, layout};
+  if (!fresh && name != nullptr) it->second = {launcher, name, cluster, layout, bounds};
+}
+
+launch_bounds compiled_launch_bounds(const void* kernel) {
+  registry& r = the_registry();
+  std::lock_guard lock(r.mutex);
+  const auto it = r.launchers.find(kernel);
+  return it == r.launchers.end() ? launch_bounds{} : it->second.bounds;
 }
 
 parameter_layout registered_layout(const void* kernel) {

@@ -49,11 +49,22 @@ bool dims_within(const dim3& d, const int (&max)[3]) {
 
 // The checks a GPU makes before it accepts a launch. On sm_90 with CUDA 13
 // every one of these failures is cudaErrorInvalidValue (measured).
-cudaError_t validate(const launch_shape& shape, const kernel_info& kernel, std::size_t& shared_limit) {
+cudaError_t validate(const launch_shape& shape, const kernel_info& kernel, const void* function,
+                     std::size_t& shared_limit) {
   const device_profile& p = active_profile();
   if (!dims_within(shape.block, p.max_block_dim)) return cudaErrorInvalidValue;
   const unsigned long long threads = 1ull * shape.block.x * shape.block.y * shape.block.z;
   if (threads > unsigned(p.max_threads_per_block)) return cudaErrorInvalidValue;
+  // The kernel was compiled for at most __launch_bounds__' threads per block.
+  if (const launch_bounds bounds = compiled_launch_bounds(function);
+      bounds.max_threads != 0 && threads > bounds.max_threads) {
+    const char* name = registered_name(function);
+    report("kernel {} declares __launch_bounds__({}) but is launched with {} threads per block{}: a GPU refuses the "
+           "launch (cudaErrorInvalidValue).",
+           name != nullptr ? name : "?", bounds.max_threads, threads,
+           shape.file != nullptr ? fmt::format(" at {}:{}", shape.file, shape.line) : std::string());
+    return cudaErrorInvalidValue;
+  }
   if (!dims_within(shape.grid, p.max_grid_dim)) return cudaErrorInvalidValue;
 
   const std::size_t static_bytes = kernel.static_shared.load();
@@ -181,7 +192,9 @@ cudaError_t launch_from_device(const launch_shape& requested, kernel_invocation 
   kernel_info& kernel = kernel_record(invocation.function);
   std::size_t shared_limit = 0;
   launch_shape shape = requested;
-  if (validate(shape, kernel, shared_limit) != cudaSuccess) return set_error(cudaErrorInvalidConfiguration);
+  if (validate(shape, kernel, invocation.function, shared_limit) != cudaSuccess) {
+    return set_error(cudaErrorInvalidConfiguration);
+  }
   if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
   // A tail launch runs after its launcher has finished, in its place: at its
   // depth. The legacy model has a nesting limit; the CUDA 12 model has none
@@ -212,7 +225,7 @@ cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invoc
   kernel_info& kernel = kernel_record(invocation.function);
   std::size_t shared_limit = 0;
   launch_shape shape = requested;
-  if (cudaError_t e = validate(shape, kernel, shared_limit)) return set_error(e);
+  if (cudaError_t e = validate(shape, kernel, invocation.function, shared_limit)) return set_error(e);
   if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
 
   // The launch runs on the device thread, after the work queued before it;

@@ -93,7 +93,9 @@ class rewriter {
         } else if (in_device_code() && word == "delete" && last_word_ != "operator" && !after_equals_sign()) {
           rewrite_delete();
         } else if (word == cluster_marker) {
-          take_cluster_dims();
+          take_marker_arguments(cluster_marker, pending_cluster_dims_);
+        } else if (word == bounds_marker) {
+          take_marker_arguments(bounds_marker, pending_launch_bounds_);
         } else {
           if (word == "template") template_pending_ = true;
           out_.append(word);
@@ -106,6 +108,7 @@ class rewriter {
           template_pending_ = false;
           device_pending_ = false;
           pending_cluster_dims_.clear();
+          pending_launch_bounds_.clear();
         }
         out_.push_back(c);
         ++pos_;
@@ -341,6 +344,8 @@ class rewriter {
   static constexpr std::size_t declaration_reach = 4096;
 
   static constexpr std::string_view cluster_marker = "__cusim_cluster_dims__";
+  // And __launch_bounds__(max threads[, min blocks[, max blocks per cluster]]).
+  static constexpr std::string_view bounds_marker = "__cusim_launch_bounds__";
   // `__device__` reaches the rewriter as this marker (cuda_runtime.h).
   static constexpr std::string_view device_marker = "__cusim_device__";
 
@@ -411,13 +416,17 @@ class rewriter {
     return before != std::string::npos && out_[before] == '=';
   }
 
-  // `__cluster_dims__(2, 1, 1)` (as its marker): removed, its arguments kept
-  // for the kernel it belongs to (written before or after __global__).
-  void take_cluster_dims() {
-    const std::size_t open = src_.find_first_not_of(" \t", pos_ + cluster_marker.size());
+  // `__cluster_dims__(2, 1, 1)` or `__launch_bounds__(256, 2)` (as their
+  // markers): removed, the arguments kept for the kernel they belong to
+  // (written before or after __global__).
+  void take_marker_arguments(std::string_view marker, std::string& pending) {
+    const std::size_t open = src_.find_first_not_of(" \t", pos_ + marker.size());
     const std::size_t close = open == std::string::npos || src_[open] != '(' ? std::string::npos : matching_close(open);
-    if (close == std::string::npos) throw rewrite_error("__cluster_dims__ without its (x, y, z)");
-    pending_cluster_dims_ = src_.substr(open + 1, close - open - 1);
+    if (close == std::string::npos) {
+      throw rewrite_error(marker == cluster_marker ? "__cluster_dims__ without its (x, y, z)"
+                                                   : "__launch_bounds__ without its (max threads, ...)");
+    }
+    pending = src_.substr(open + 1, close - open - 1);
     for (std::size_t i = pos_; i <= close; ++i) out_ += src_[i] == '\n' ? '\n' : ' ';
     pos_ = close + 1;
   }
@@ -438,11 +447,12 @@ class rewriter {
       std::size_t begin = end;
       while (begin > at && is_ident_char(src_[begin - 1])) --begin;
       const std::string word = src_.substr(begin, end - begin);
-      if (word == "__attribute__" || word == "__declspec" || word == "alignas" || word == "__launch_bounds__" ||
+      if (word == "__attribute__" || word == "__declspec" || word == "alignas" || word == bounds_marker ||
           word == cluster_marker) {
         const std::size_t close = matching_close(paren);
         if (close == std::string::npos) return;
         if (word == cluster_marker) pending_cluster_dims_ = src_.substr(paren + 1, close - paren - 1);
+        if (word == bounds_marker) pending_launch_bounds_ = src_.substr(paren + 1, close - paren - 1);
         at = close + 1;
         continue;
       }
@@ -473,12 +483,14 @@ class rewriter {
     }
     const std::string parameters = parameters_without_defaults(src_.substr(open_paren, close + 1 - open_paren));
     std::string cluster;
-    if (!pending_cluster_dims_.empty()) {
-      cluster = ", dim3(" + pending_cluster_dims_ + ")";
+    if (!pending_cluster_dims_.empty() || !pending_launch_bounds_.empty()) {
+      cluster = ", dim3(" + (pending_cluster_dims_.empty() ? std::string("0, 0, 0") : pending_cluster_dims_) + ")";
+      if (!pending_launch_bounds_.empty()) cluster += ", ::cusim::detail::launch_bounds{" + pending_launch_bounds_ + "}";
       for (char& c : cluster) {
         if (c == '\n') c = ' ';
       }
       pending_cluster_dims_.clear();
+      pending_launch_bounds_.clear();
     }
     pending_registrations_.push_back(
         {end + 1, " static const ::cusim::detail::kernel_registration<void" + parameters + "> cusim_kernel_registration_" +
@@ -807,6 +819,7 @@ class rewriter {
   };
   std::vector<registration> pending_registrations_;
   unsigned registration_counter_ = 0;
+  std::string pending_launch_bounds_;  // __launch_bounds__ arguments awaiting their kernel
   std::string pending_cluster_dims_;  // __cluster_dims__ arguments awaiting their kernel  // out_'s size at the end of the last launch's replacement
   std::string marker_file_ = "\"<source>\"";
   unsigned long marker_line_ = 1;

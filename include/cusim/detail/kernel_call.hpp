@@ -107,9 +107,18 @@ std::size_t packed_parameters(void* buffer, void** args, std::size_t capacity) {
   return sizeof...(Params);
 }
 
+// __launch_bounds__(max_threads, min_blocks, max_blocks_per_cluster); 0s: none.
+struct launch_bounds {
+  unsigned int max_threads = 0;
+  unsigned int min_blocks = 0;
+  unsigned int max_blocks_per_cluster = 0;
+};
+
 // `cluster`: the kernel's __cluster_dims__, or 0s.
 void register_kernel(const void* kernel, argument_array_launcher launcher, const char* name, dim3 cluster,
-                     parameter_layout layout = nullptr);
+                     parameter_layout layout = nullptr, launch_bounds bounds = {});
+// The __launch_bounds__ of a registered kernel; 0s for none.
+launch_bounds compiled_launch_bounds(const void* kernel);
 // The parameter layout of a registered kernel, or nullptr.
 parameter_layout registered_layout(const void* kernel);
 argument_array_launcher registered_launcher(const void* kernel, const char** name);
@@ -126,8 +135,10 @@ struct kernel_registration<void(Params...)> {
     return launch_from_argument_array(reinterpret_cast<void (*)(Params...)>(const_cast<void*>(kernel)), shape, args,
                                       name);
   }
-  kernel_registration(void (*kernel)(Params...), const char* name, dim3 cluster = dim3(0, 0, 0)) {
-    register_kernel(reinterpret_cast<const void*>(kernel), &launch, name, cluster, &packed_parameters<Params...>);
+  kernel_registration(void (*kernel)(Params...), const char* name, dim3 cluster = dim3(0, 0, 0),
+                      launch_bounds bounds = {}) {
+    register_kernel(reinterpret_cast<const void*>(kernel), &launch, name, cluster, &packed_parameters<Params...>,
+                    bounds);
   }
 };
 
