@@ -58,6 +58,10 @@ void stall_watchdog::main_loop() {
 void stall_watchdog::check(const grid_job& grid, std::size_t index, sample& s,
                            std::chrono::steady_clock::time_point now) {
   const worker_activity& a = workers_[index]->activity();
+  if (!a.busy.load(std::memory_order_relaxed)) {
+    s.last_switch = s.last_exit = now;  // idle, done with its share of the grid: not stalled
+    return;
+  }
   const std::uint64_t switches = a.switches.load(std::memory_order_relaxed);
   const std::uint64_t exits = a.exits.load(std::memory_order_relaxed);
   if (switches != s.switches) {
@@ -86,7 +90,10 @@ void stall_watchdog::check(const grid_job& grid, std::size_t index, sample& s,
     s.reported_spinning = true;
     report("kernel {}: no thread of the blocks on worker {} has finished for {} s, though they keep switching (at "
            "barriers, atomics or sleeps; now block ({},{},{}), thread ({},{},{})): they may wait for something that "
-           "nothing will do. (CUSIM_STALL_SECONDS sets this report's delay, 0 turns it off.)",
+           "nothing will do: another thread that cannot go on, the host (a kernel cannot see what the host does "
+           "while the host waits for it, in a synchronous call or with CUDA_LAUNCH_BLOCKING=1), or a kernel in "
+           "another stream (cusim runs one kernel at a time). (CUSIM_STALL_SECONDS sets this report's delay, 0 "
+           "turns it off.)",
            grid.kernel_name(), index, seconds(s.last_exit), b.x, b.y, b.z, t.x, t.y, t.z);
   }
 }

@@ -42,6 +42,7 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
   grid_barrier_.waiters = fiber_queue{};
   primary_resident_ = 0;
   this_worker = this;
+  activity_.busy.store(true, std::memory_order_relaxed);
   for (;;) {
     if (grid.aborted() && !resident_.empty()) {
       reclaim_aborted_blocks();
@@ -61,6 +62,7 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
     report_hang();
     grid.abort(cudaErrorLaunchFailure);
   }
+  activity_.busy.store(false, std::memory_order_relaxed);
   grid_ = nullptr;
   this_worker = nullptr;
   current_thread = nullptr;
@@ -543,7 +545,12 @@ void worker::spin_point() {
   // The thread it waits for may not have started: a loop fiber runs threads
   // one after another, so give the rest of the block a fiber of their own.
   if (block.has_unstarted_threads()) start_fiber_for(block, /*run_next=*/true);
-  if (ready_.empty()) return;
+  if (ready_.empty()) {
+    // It yielded, though nothing else could run: for the watchdog that is a
+    // thread that waits (spins), not one that never lets others run.
+    bump(activity_.switches);
+    return;
+  }
   ready_.push_back(&self);
   switch_away(self);
 }

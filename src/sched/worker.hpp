@@ -28,6 +28,7 @@ struct worker_activity {
   std::atomic<std::uint64_t> exits{0};         // CUDA threads finished
   std::atomic<std::uint64_t> block_linear{0};  // the running thread's block
   std::atomic<unsigned int> thread_linear{0};  // and its linear thread id
+  std::atomic<bool> busy{false};               // running a grid (an idle worker is not stalled)
 };
 
 struct worker_settings {
