@@ -181,11 +181,7 @@ cudaError_t run_launch_tree(child_launch first) {
 // children when one of its threads synchronises on them (legacy model) or
 // when all its threads have exited.
 cudaError_t launch_from_device(const launch_shape& requested, kernel_invocation invocation) {
-  const std::string what = fmt::format("the launch of {}{}", invocation.name != nullptr ? invocation.name : "a kernel",
-                                       requested.file != nullptr
-                                           ? fmt::format(" at {}:{}", requested.file, requested.line)
-                                           : std::string());
-  if (cudaError_t e = check_device_stream(requested.stream, what.c_str(), /*for_launch=*/true)) return e;
+  if (cudaError_t e = check_launch_stream(requested.stream, invocation.name, requested.file, requested.line)) return e;
   if (cudaError_t e = check_child_arguments(invocation, requested)) return e;
   block_state& block = *current_thread->block;
   grid_job& parent = block.grid();

@@ -77,12 +77,6 @@ namespace cusim::detail {
 // Host memory the driver must stage: not one of cusim's allocations.
 bool pageable(const void* p) { return !find_allocation(p); }
 
-// Runs `work` on the device thread in `stream`; with `wait`, returns after it has run.
-cudaError_t queue_in_stream(std::function<void()> work, cudaStream_t stream, bool wait, const char* api,
-                            cudaGraphNodeType type) {
-  return enqueue(stream, std::move(work), type, wait, api);
-}
-
 cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_size, void* buffer, std::size_t count,
                           std::size_t offset, cudaMemcpyKind kind, bool to_symbol, cudaStream_t stream,
                           bool asynchronous) {
@@ -104,8 +98,8 @@ cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_size, void* buffer, s
   // asynchronous ones as cudaMemcpyAsync (pageable host memory is staged).
   const void* host_side = to_symbol ? src : dst;
   const bool wait = !asynchronous || (kind != cudaMemcpyDeviceToDevice && pageable(host_side));
-  return queue_in_stream([=] { std::memmove(dst, src, count); }, stream, wait,
-                         to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol");
+  return enqueue(stream, [=] { std::memmove(dst, src, count); }, cudaGraphNodeTypeMemcpy, wait,
+                 to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol");
 }
 
 cudaError_t copy_in_stream(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
@@ -113,14 +107,13 @@ cudaError_t copy_in_stream(void* dst, const void* src, std::size_t count, cudaMe
   if (count == 0) return cudaSuccess;
   const bool staged = (kind != cudaMemcpyDeviceToDevice && pageable(dst)) ||
                       (kind != cudaMemcpyDeviceToDevice && pageable(src));
-  return queue_in_stream([=] { std::memmove(dst, src, count); }, stream, staged, "cudaMemcpyAsync");
+  return enqueue(stream, [=] { std::memmove(dst, src, count); }, cudaGraphNodeTypeMemcpy, staged, "cudaMemcpyAsync");
 }
 
 cudaError_t set_in_stream(void* ptr, int value, std::size_t count, cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
   if (!is_device_range(ptr, count)) return set_error(cudaErrorInvalidValue);
-  return queue_in_stream([=] { std::memset(ptr, value, count); }, stream, false, "cudaMemsetAsync",
-                         cudaGraphNodeTypeMemset);
+  return enqueue(stream, [=] { std::memset(ptr, value, count); }, cudaGraphNodeTypeMemset, false, "cudaMemsetAsync");
 }
 
 }  // namespace cusim::detail
@@ -191,7 +184,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
   if (cudaError_t e = check_copy(dst, src, count, kind)) return set_error(e);
   if (count == 0) return cudaSuccess;
   // In the NULL stream, after the work before it, and synchronous.
-  return queue_in_stream([=] { std::memmove(dst, src, count); }, nullptr, true, "cudaMemcpy");
+  return enqueue(nullptr, [=] { std::memmove(dst, src, count); }, cudaGraphNodeTypeMemcpy, true, "cudaMemcpy");
 }
 
 cudaError_t cudaMemset(void* ptr, int value, size_t count) {

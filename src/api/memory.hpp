@@ -2,7 +2,6 @@
 // the host calls, run in order with the stream's other work.
 #pragma once
 #include <cstddef>
-#include <functional>
 
 #include <driver_types.h>
 
@@ -12,9 +11,6 @@ namespace cusim::detail {
 bool pageable(const void* p);
 // Checks a copy's pointers and direction as the driver does.
 cudaError_t check_copy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind);
-// Runs `work` on the device thread in `stream`; with `wait`, returns after it has run.
-cudaError_t queue_in_stream(std::function<void()> work, cudaStream_t stream, bool wait, const char* api,
-                            cudaGraphNodeType type = cudaGraphNodeTypeMemcpy);
 
 // cudaMemcpyAsync on the host: asynchronous, except where a side is pageable
 // host memory (not from cudaMallocHost/cudaHostAlloc/cudaMallocManaged),

@@ -50,7 +50,8 @@ cudaError_t copy_regions(region dst, region src, std::size_t width, std::size_t 
     return set_error(cudaErrorInvalidValue);
   }
   const bool staged = kind != cudaMemcpyDeviceToDevice && (pageable(dst.base) || pageable(src.base));
-  return queue_in_stream(
+  return enqueue(
+      stream,
       [=] {
         for (std::size_t z = 0; z < depth; ++z) {
           for (std::size_t y = 0; y < height; ++y) {
@@ -58,7 +59,7 @@ cudaError_t copy_regions(region dst, region src, std::size_t width, std::size_t 
           }
         }
       },
-      stream, !asynchronous || staged, api);
+      cudaGraphNodeTypeMemcpy, !asynchronous || staged, api);
 }
 
 cudaError_t set_region(region dst, int value, std::size_t width, std::size_t height, std::size_t depth,
@@ -69,13 +70,14 @@ cudaError_t set_region(region dst, int value, std::size_t width, std::size_t hei
   if (!is_device_range(dst.base, (depth - 1) * dst.slice + (height - 1) * dst.pitch + width)) {
     return set_error(cudaErrorInvalidValue);
   }
-  return queue_in_stream(
+  return enqueue(
+      stream,
       [=] {
         for (std::size_t z = 0; z < depth; ++z) {
           for (std::size_t y = 0; y < height; ++y) std::memset(dst.base + z * dst.slice + y * dst.pitch, value, width);
         }
       },
-      stream, false, "cudaMemset2D", cudaGraphNodeTypeMemset);
+      cudaGraphNodeTypeMemset, false, "cudaMemset2D");
 }
 
 region region_of(const cudaPitchedPtr& p, const cudaPos& at) {

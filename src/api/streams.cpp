@@ -159,10 +159,19 @@ cudaError_t check_host_stream(cudaStream_t stream) {
   return s != nullptr && s->owner.block_serial == 0 ? cudaSuccess : cudaErrorInvalidResourceHandle;
 }
 
-cudaError_t check_device_stream(cudaStream_t stream, const char* api, bool for_launch) {
+cudaError_t check_device_stream(cudaStream_t stream, const char* api) {
   if (stream == nullptr) return cudaSuccess;
-  if (for_launch && (stream == cudaStreamTailLaunch || stream == cudaStreamFireAndForget)) return cudaSuccess;
   return check_owned(streams().find(stream), stream, "stream", api);
+}
+
+cudaError_t check_launch_stream(cudaStream_t stream, const char* kernel, const char* file, unsigned int line) {
+  if (stream == nullptr || stream == cudaStreamTailLaunch || stream == cudaStreamFireAndForget) return cudaSuccess;
+  const CUstream_st* s = streams().find(stream);
+  // The usual case, decided without building the report's text.
+  if (s != nullptr && s->owner.block_serial == current_thread->block->serial()) return cudaSuccess;
+  const std::string what = fmt::format("the launch of {}{}", kernel != nullptr ? kernel : "a kernel",
+                                       file != nullptr ? fmt::format(" at {}:{}", file, line) : std::string());
+  return check_owned(s, stream, "stream", what.c_str());
 }
 
 namespace {
@@ -238,7 +247,7 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream) {
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   if (in_device_code()) {
     if (stream == nullptr) return set_error(cudaErrorInvalidResourceHandle);
-    if (cudaError_t e = check_device_stream(stream, "cudaStreamDestroy", false)) return e;
+    if (cudaError_t e = check_device_stream(stream, "cudaStreamDestroy")) return e;
   } else if (stream == nullptr || check_host_stream(stream) != cudaSuccess || stream == cudaStreamLegacy ||
              stream == cudaStreamPerThread) {
     return set_error(cudaErrorInvalidResourceHandle);
@@ -275,7 +284,7 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
 
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {
   if (flags == nullptr) return set_error(cudaErrorInvalidValue);
-  if (cudaError_t e = in_device_code() ? check_device_stream(stream, "cudaStreamGetFlags", false)
+  if (cudaError_t e = in_device_code() ? check_device_stream(stream, "cudaStreamGetFlags")
                                         : set_error(check_host_stream(stream))) {
     return e;
   }
@@ -286,7 +295,7 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {
 
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
   if (priority == nullptr) return set_error(cudaErrorInvalidValue);
-  if (cudaError_t e = in_device_code() ? check_device_stream(stream, "cudaStreamGetPriority", false)
+  if (cudaError_t e = in_device_code() ? check_device_stream(stream, "cudaStreamGetPriority")
                                         : set_error(check_host_stream(stream))) {
     return e;
   }
@@ -347,7 +356,7 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
   if (in_device_code()) {
     if (cudaError_t e = check_owned(events().find(event), event, "event", "cudaEventRecord")) return e;
-    if (cudaError_t e = check_device_stream(stream, "cudaEventRecord", false)) return e;
+    if (cudaError_t e = check_device_stream(stream, "cudaEventRecord")) return e;
     events().find(event)->recorded = true;
     return cudaSuccess;
   }
@@ -375,7 +384,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
   if (in_device_code()) {
-    if (cudaError_t e = check_device_stream(stream, "cudaStreamWaitEvent", false)) return e;
+    if (cudaError_t e = check_device_stream(stream, "cudaStreamWaitEvent")) return e;
     if (cudaError_t e = check_owned(events().find(event), event, "event", "cudaStreamWaitEvent")) return e;
     return flags == 0 ? cudaSuccess : set_error(cudaErrorInvalidValue);
   }
@@ -434,7 +443,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
   if (in_device_code()) {
-    if (cudaError_t e = check_device_stream(stream, "cudaMemcpyAsync", false)) return e;
+    if (cudaError_t e = check_device_stream(stream, "cudaMemcpyAsync")) return e;
     return enqueue_device_memory_operation(dst, src, 0, count, kind, stream);
   }
   if (cudaError_t e = context_error()) return e;
@@ -444,7 +453,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
 
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream) {
   if (in_device_code()) {
-    if (cudaError_t e = check_device_stream(stream, "cudaMemsetAsync", false)) return e;
+    if (cudaError_t e = check_device_stream(stream, "cudaMemsetAsync")) return e;
     return enqueue_device_memory_operation(ptr, nullptr, value, count, cudaMemcpyDeviceToDevice, stream);
   }
   if (cudaError_t e = context_error()) return e;

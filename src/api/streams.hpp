@@ -14,10 +14,13 @@ namespace cusim::detail {
 cudaError_t check_host_stream(cudaStream_t stream);
 
 // In device code: cudaSuccess when the running thread's block may use
-// `stream` (the NULL stream, cudaStreamFireAndForget and cudaStreamTailLaunch
-// where `for_launch`, or a stream the block created); otherwise reports the
-// misuse, stops the grid and returns cudaErrorInvalidResourceHandle.
-cudaError_t check_device_stream(cudaStream_t stream, const char* api, bool for_launch);
+// `stream` (the NULL stream, or a stream the block created); otherwise
+// reports the misuse, stops the grid and returns cudaErrorInvalidResourceHandle.
+cudaError_t check_device_stream(cudaStream_t stream, const char* api);
+// The same for a device-side launch of `kernel` at file:line (which may also
+// use cudaStreamFireAndForget and cudaStreamTailLaunch); the report names
+// the launch.
+cudaError_t check_launch_stream(cudaStream_t stream, const char* kernel, const char* file, unsigned int line);
 
 // Host streams: which queued work (device_queue.hpp) each one's last is.
 // The NULL stream, cudaStreamLegacy and cudaStreamPerThread share one record.
