@@ -1,7 +1,6 @@
 #include "api/device_queue.hpp"
 
 #include <cstdlib>
-#include <cstring>
 
 #include "support/diagnostics.hpp"
 #include "support/env.hpp"

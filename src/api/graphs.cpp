@@ -140,17 +140,13 @@ bool record_into_graph(cudaStream_t stream, std::function<void()>& work, cudaGra
   return true;
 }
 
-bool is_capturing(cudaStream_t stream) {
-  graph_state& s = state();
-  std::lock_guard lock(s.mutex);
-  return s.capturing.count(stream) != 0;
-}
-
-void invalidate_capture(cudaStream_t stream) {
+bool invalidate_capture_of(cudaStream_t stream) {
   graph_state& s = state();
   std::lock_guard lock(s.mutex);
   auto it = s.capturing.find(stream);
-  if (it != s.capturing.end()) it->second.owner->invalidated = true;
+  if (it == s.capturing.end()) return false;
+  it->second.owner->invalidated = true;
+  return true;
 }
 
 // The legacy default stream waits for blocking streams: work in it while a

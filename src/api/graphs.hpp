@@ -14,11 +14,10 @@ namespace cusim::detail {
 bool record_into_graph(cudaStream_t stream, std::function<void()>& work, cudaGraphNodeType type, bool synchronous,
                        cudaError_t& error);
 
-// Whether `stream` is being captured. A call that would wait for it (query,
-// synchronize) is not allowed then: it invalidates the capture, whose end
-// then fails (cudaErrorStreamCaptureInvalidated).
-bool is_capturing(cudaStream_t stream);
-void invalidate_capture(cudaStream_t stream);
+// For a call that would wait for `stream` (query, synchronize): not allowed
+// while it is captured. Returns true then, having invalidated the capture,
+// whose end then fails (cudaErrorStreamCaptureInvalidated).
+bool invalidate_capture_of(cudaStream_t stream);
 
 // Events recorded in a capturing stream mark a point of the capture; a
 // stream that waits for one joins the capture (fork and join by events).

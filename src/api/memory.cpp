@@ -3,7 +3,6 @@
 // process) reads it directly, and copies are memcpy after the same checks a
 // GPU driver makes.
 #include <cstring>
-#include <functional>
 
 #include <cuda_runtime_api.h>
 #include <cusim/detail/builtins.hpp>

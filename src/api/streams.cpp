@@ -260,10 +260,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (in_device_code()) return not_in_device_code("cudaStreamSynchronize");
   if (cudaError_t e = check_host_stream(stream)) return set_error(e);
-  if (is_capturing(stream)) {
-    invalidate_capture(stream);
-    return set_error(cudaErrorStreamCaptureUnsupported);
-  }
+  if (invalidate_capture_of(stream)) return set_error(cudaErrorStreamCaptureUnsupported);
   if (!may_wait_for_device("cudaStreamSynchronize")) return set_error(cudaErrorNotPermitted);
   the_device().wait(last_submitted(stream));
   if (cudaError_t e = context_error()) return e;
@@ -274,10 +271,7 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   if (in_device_code()) return not_in_device_code("cudaStreamQuery");
   if (cudaError_t e = context_error()) return e;
   if (cudaError_t e = check_host_stream(stream)) return set_error(e);
-  if (is_capturing(stream)) {
-    invalidate_capture(stream);
-    return set_error(cudaErrorStreamCaptureUnsupported);
-  }
+  if (invalidate_capture_of(stream)) return set_error(cudaErrorStreamCaptureUnsupported);
   // Not an error: not recorded as the last error.
   return the_device().finished(last_submitted(stream)) ? cudaSuccess : cudaErrorNotReady;
 }
