@@ -62,6 +62,14 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const 
                                                           size_t dynamicSMemSize);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize,
                                                                    size_t dynamicSMemSize, unsigned int flags);
+// Dynamic shared memory a block may have with numBlocks blocks resident per multiprocessor.
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, const void* func, int numBlocks,
+                                                      int blockSize);
+// What the cudaOccupancyMaxPotentialBlockSize* templates call: `shared_for`
+// gives the dynamic shared memory of each block size tried.
+cudaError_t cusimOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, const void* func,
+                                               size_t (*shared_for)(int blockSize, void* context), void* context,
+                                               int blockSizeLimit, unsigned int flags);
 // Clusters: the largest cluster a launch of `func` could use, and how many of
 // the configured clusters can be resident at once.
 cudaError_t cudaOccupancyMaxPotentialClusterSize(int* clusterSize, const void* func, const cudaLaunchConfig_t* config);
@@ -288,6 +296,42 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlock
 }
 
 template <class F>
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, F* func, int numBlocks, int blockSize) {
+  return cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, reinterpret_cast<const void*>(func), numBlocks,
+                                                   blockSize);
+}
+template <class UnaryFunction, class T>
+cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int* minGridSize, int* blockSize, T func,
+                                                                    UnaryFunction blockSizeToDynamicSMemSize,
+                                                                    int blockSizeLimit = 0, unsigned int flags = 0) {
+  auto shared_for = [](int size, void* context) -> size_t {
+    return size_t((*static_cast<UnaryFunction*>(context))(size));
+  };
+  return cusimOccupancyMaxPotentialBlockSize(minGridSize, blockSize, reinterpret_cast<const void*>(func), shared_for,
+                                            &blockSizeToDynamicSMemSize, blockSizeLimit, flags);
+}
+template <class UnaryFunction, class T>
+cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int* minGridSize, int* blockSize, T func,
+                                                           UnaryFunction blockSizeToDynamicSMemSize,
+                                                           int blockSizeLimit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(minGridSize, blockSize, func,
+                                                                 blockSizeToDynamicSMemSize, blockSizeLimit, 0);
+}
+template <class T>
+cudaError_t cudaOccupancyMaxPotentialBlockSizeWithFlags(int* minGridSize, int* blockSize, T func,
+                                                        size_t dynamicSMemSize = 0, int blockSizeLimit = 0,
+                                                        unsigned int flags = 0) {
+  auto shared_for = [](int, void* context) -> size_t { return *static_cast<size_t*>(context); };
+  return cusimOccupancyMaxPotentialBlockSize(minGridSize, blockSize, reinterpret_cast<const void*>(func), shared_for,
+                                            &dynamicSMemSize, blockSizeLimit, flags);
+}
+template <class T>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, T func, size_t dynamicSMemSize = 0,
+                                               int blockSizeLimit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeWithFlags(minGridSize, blockSize, func, dynamicSMemSize, blockSizeLimit, 0);
+}
+
+template <class F>
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, F* func) {
   return cudaFuncGetAttributes(attr, reinterpret_cast<const void*>(func));
 }
@@ -325,5 +369,16 @@ cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, F* func, const cuda
 namespace cusim::detail {
 bool request_legacy_dynamic_parallelism();
 inline const bool legacy_dynamic_parallelism_requested = request_legacy_dynamic_parallelism();
+}  // namespace cusim::detail
+#endif
+
+// nvcc --default-stream per-thread (cusim-cc defines the macro as nvcc
+// does): the NULL stream is each host thread's own default stream, which
+// synchronises with the legacy stream but not with other streams. A program
+// with one translation unit built so runs with per-thread default streams.
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+namespace cusim::detail {
+bool request_per_thread_default_stream();
+inline const bool per_thread_default_stream_requested = request_per_thread_default_stream();
 }  // namespace cusim::detail
 #endif

@@ -19,4 +19,15 @@ unsigned int resident_blocks_per_worker();
 // times cudaLimitStackSize (a CPU frame is larger than a GPU one).
 unsigned long fiber_stack_bytes();
 
+// Registers per thread of `kernel`, for occupancy (cudaOccupancy*,
+// cudaFuncGetAttributes' numRegs, cooperative launch limits) and for the
+// check that a block's registers fit: a CPU has no register count of its
+// own. Give the count nvcc reports (-res-usage) to get a GPU's answers.
+// CUSIM_REGISTERS="kernel=N,..." does the same by name. 0 forgets it.
+void set_registers_per_thread(const void* kernel, unsigned int registers);
+template <class... Params>
+void set_registers_per_thread(void (*kernel)(Params...), unsigned int registers) {
+  set_registers_per_thread(reinterpret_cast<const void*>(kernel), registers);
+}
+
 }  // namespace cusim

@@ -8,15 +8,19 @@
 namespace cusim::detail {
 
 namespace {
-bool launch_blocking() {
+bool launch_blocking_requested() {
   const auto value = env_string("CUDA_LAUNCH_BLOCKING");
   return value && *value == "1";
 }
+
+thread_local bool is_device_thread = false;
 }  // namespace
 
-device_queue::device_queue() : blocking_(launch_blocking()), thread_([this] { main_loop(); }) {}
+device_queue::device_queue() : blocking_(launch_blocking_requested()) {}
 
 device_queue::~device_queue() { shut_down(); }
+
+bool device_queue::on_device_thread() { return is_device_thread; }
 
 void device_queue::shut_down() {
   {
@@ -25,59 +29,106 @@ void device_queue::shut_down() {
     stopping_ = true;
   }
   work_ready_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  // A device thread may start another while the queue drains: join until none is left.
+  for (std::size_t i = 0;; ++i) {
+    std::thread thread;
+    {
+      std::lock_guard lock(mutex_);
+      if (i >= threads_.size()) break;
+      thread = std::move(threads_[i]);
+    }
+    thread.join();
+  }
 }
 
-device_queue::ticket device_queue::submit(std::function<void()> work) {
-  ticket t = 0;
-  {
-    std::unique_lock lock(mutex_);
-    if (stopping_) {
-      // After exit began: run it here, in order after everything before it.
-      lock.unlock();
-      wait_all();
-      work();
-      lock.lock();
-      t = submitted_.load(std::memory_order_relaxed) + 1;
-      submitted_.store(t, std::memory_order_release);
-      completed_.store(t, std::memory_order_release);
-      return t;
-    }
-    queue_.push_back(std::move(work));
-    t = submitted_.load(std::memory_order_relaxed) + 1;
+device_queue::ticket device_queue::submit(std::function<void()> work, const std::vector<ticket>& after) {
+  std::unique_lock lock(mutex_);
+  if (stopping_) {
+    // After exit began: run it here, after everything before it.
+    lock.unlock();
+    wait_all();
+    work();
+    lock.lock();
+    const ticket t = submitted_.load(std::memory_order_relaxed) + 1;
     submitted_.store(t, std::memory_order_release);
+    if (unfinished_.empty()) all_finished_up_to_.store(t, std::memory_order_release);
+    return t;
   }
-  work_ready_.notify_one();
-  if (blocking_ && !on_device_thread()) wait(t);
+  const ticket t = submitted_.load(std::memory_order_relaxed) + 1;
+  pending_work& item = unfinished_[t];
+  item.work = std::move(work);
+  for (ticket predecessor : after) {
+    auto it = unfinished_.find(predecessor);
+    if (it == unfinished_.end() || predecessor == t) continue;  // run already
+    it->second.followers.push_back(t);
+    ++item.waiting_for;
+  }
+  submitted_.store(t, std::memory_order_release);
+  if (item.waiting_for == 0) {
+    ready_.insert(t);
+    start_device_thread_if_needed(0);
+  }
+  lock.unlock();
+  work_ready_.notify_all();
   return t;
+}
+
+void device_queue::start_device_thread_if_needed(unsigned int about_to_look) {
+  if (ready_.size() <= idle_threads_ + about_to_look || threads_.size() >= max_device_threads) return;
+  threads_.emplace_back([this] { device_thread_main(); });
+}
+
+bool device_queue::finished(ticket t) const {
+  if (t <= all_finished_up_to_.load(std::memory_order_acquire)) return true;
+  std::lock_guard lock(mutex_);
+  return unfinished_.find(t) == unfinished_.end();
 }
 
 void device_queue::wait(ticket t) {
   if (finished(t)) return;
   std::unique_lock lock(mutex_);
-  work_done_.wait(lock, [&] { return finished(t); });
+  work_done_.wait(lock, [&] { return unfinished_.find(t) == unfinished_.end(); });
 }
 
-void device_queue::wait_all() { wait(last_submitted()); }
+void device_queue::wait_all() {
+  const ticket last = last_submitted();
+  if (last <= all_finished_up_to_.load(std::memory_order_acquire)) return;
+  std::unique_lock lock(mutex_);
+  work_done_.wait(lock, [&] { return last <= all_finished_up_to_.load(std::memory_order_acquire); });
+}
 
-void device_queue::main_loop() {
+void device_queue::complete(ticket t) {
+  auto it = unfinished_.find(t);
+  for (ticket follower : it->second.followers) {
+    if (--unfinished_.at(follower).waiting_for == 0) ready_.insert(follower);
+  }
+  unfinished_.erase(it);
+  all_finished_up_to_.store(unfinished_.empty() ? submitted_.load(std::memory_order_relaxed)
+                                                : unfinished_.begin()->first - 1,
+                            std::memory_order_release);
+}
+
+void device_queue::device_thread_main() {
+  is_device_thread = true;
+  std::unique_lock lock(mutex_);
   for (;;) {
-    std::function<void()> work;
-    {
-      std::unique_lock lock(mutex_);
-      // At exit, what is queued still runs: a program that ends without
-      // synchronising still gets its kernels' output and effects.
-      work_ready_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;
-      work = std::move(queue_.front());
-      queue_.pop_front();
-    }
+    // At exit, what is queued still runs: a program that ends without
+    // synchronising still gets its kernels' output and effects.
+    ++idle_threads_;
+    work_ready_.wait(lock, [&] { return !ready_.empty() || (stopping_ && unfinished_.empty()); });
+    --idle_threads_;
+    if (ready_.empty()) return;
+    const ticket t = *ready_.begin();
+    ready_.erase(ready_.begin());
+    std::function<void()> work = std::move(unfinished_.at(t).work);
+    lock.unlock();
     work();
-    {
-      std::lock_guard lock(mutex_);
-      completed_.fetch_add(1, std::memory_order_acq_rel);
-    }
+    work = nullptr;  // what it holds goes before its completion shows
+    lock.lock();
+    complete(t);
+    start_device_thread_if_needed(1);  // this thread takes one of the ready
     work_done_.notify_all();
+    work_ready_.notify_all();
   }
 }
 
@@ -91,9 +142,9 @@ device_queue& the_device() {
 }
 
 bool may_wait_for_device(const char* api) {
-  if (!the_device().on_device_thread()) return true;
+  if (!device_queue::on_device_thread()) return true;
   report("{} was called from a host function that runs in a stream (cudaLaunchHostFunc, cudaStreamAddCallback): "
-         "such functions must not make CUDA calls; waiting for the device there waits for itself. It returns "
+         "such functions must not make CUDA calls; waiting for the device there may wait for itself. It returns "
          "cudaErrorNotPermitted.",
          api);
   return false;

@@ -1,6 +1,7 @@
 // cudaFuncGetAttributes and the cache-configuration calls. A CPU has no
-// registers to count or L1/shared split to choose: numRegs is 0 (unknown)
-// and cache preferences are accepted and remembered, with no effect.
+// registers to count or L1/shared split to choose: numRegs is what
+// occupancy assumes (api/occupancy.hpp; 0 when unknown) and cache
+// preferences are accepted and remembered, with no effect.
 #include <atomic>
 
 #include <cuda_runtime_api.h>
@@ -8,6 +9,7 @@
 
 #include "api/errors.hpp"
 #include "api/kernels.hpp"
+#include "api/occupancy.hpp"
 #include <cusim/detail/kernel_call.hpp>
 
 using namespace cusim::detail;
@@ -33,6 +35,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
   attr->sharedSizeBytes = kernel.static_shared.load();
   const launch_bounds bounds = compiled_launch_bounds(func);
   attr->maxThreadsPerBlock = bounds.max_threads != 0 ? int(bounds.max_threads) : p.max_threads_per_block;
+  attr->numRegs = int(registers_of(func).per_thread);
   attr->ptxVersion = attr->binaryVersion = p.major * 10 + p.minor;
   const std::size_t static_bytes = kernel.static_shared.load();
   attr->maxDynamicSharedSizeBytes =

@@ -1,6 +1,7 @@
 // Kernel launches: the checks a GPU makes before it runs a grid, then the run
-// itself on the worker pool. Host launches are synchronous for now: the grid,
-// and every grid it launched, has finished when the launch returns.
+// itself: a launch from the host is queued (api/device_queue.hpp) and runs,
+// with every grid it launches, on the worker pool of the device thread that
+// takes it.
 #include <algorithm>
 #include <atomic>
 #include <deque>
@@ -31,8 +32,9 @@ namespace cusim::detail {
 
 namespace {
 
-std::mutex launch_mutex;  // one grid runs at a time
-std::unique_ptr<worker_pool> pool;
+// Each device thread runs one launch tree at a time, on a pool of its own;
+// launches of different streams run on different device threads at once.
+thread_local std::unique_ptr<worker_pool> pool;
 
 worker_pool& pool_of_size(unsigned int workers) {
   if (!pool || pool->size() != workers) {
@@ -48,7 +50,8 @@ bool dims_within(const dim3& d, const int (&max)[3]) {
 }
 
 // The checks a GPU makes before it accepts a launch. On sm_90 with CUDA 13
-// every one of these failures is cudaErrorInvalidValue (measured).
+// every one of these failures is cudaErrorInvalidValue (measured), but a
+// block whose registers do not fit (cudaErrorLaunchOutOfResources).
 cudaError_t validate(const launch_shape& shape, const kernel_info& kernel, const void* function,
                      std::size_t& shared_limit) {
   const device_profile& p = active_profile();
@@ -66,6 +69,15 @@ cudaError_t validate(const launch_shape& shape, const kernel_info& kernel, const
     return cudaErrorInvalidValue;
   }
   if (!dims_within(shape.grid, p.max_grid_dim)) return cudaErrorInvalidValue;
+  // Only where the kernel's registers are known (api/occupancy.hpp).
+  if (too_many_registers(function, unsigned(threads))) {
+    const char* name = registered_name(function);
+    report("kernel {} uses {} registers a thread ({}): a block of {} threads needs more than the {} a block may "
+           "have, and a GPU refuses the launch (cudaErrorLaunchOutOfResources).",
+           name != nullptr ? name : "?", registers_of(function).per_thread, registers_of(function).source, threads,
+           p.regs_per_block);
+    return cudaErrorLaunchOutOfResources;
+  }
 
   const std::size_t static_bytes = kernel.static_shared.load();
   const bool opted_in = kernel.max_dynamic_shared_set.load();
@@ -78,7 +90,8 @@ cudaError_t validate(const launch_shape& shape, const kernel_info& kernel, const
     // Every block must be resident at once: at most what the occupancy
     // rules let each multiprocessor hold, times the multiprocessors.
     const unsigned long long blocks = 1ull * shape.grid.x * shape.grid.y * shape.grid.z;
-    const int per_sm = resident_blocks_per_multiprocessor(kernel, unsigned(threads), shape.dynamic_shared_bytes);
+    const int per_sm =
+        resident_blocks_per_multiprocessor(kernel, function, unsigned(threads), shape.dynamic_shared_bytes);
     if (blocks > 1ull * unsigned(per_sm) * unsigned(p.multiprocessor_count)) return cudaErrorCooperativeLaunchTooLarge;
   }
   return cudaSuccess;
@@ -125,12 +138,12 @@ constexpr unsigned int legacy_max_nesting_depth = 24;
 // is full and the block has children of its own, it waits for them first.
 // Only a buffer full of grids that cannot complete (a chain of nested
 // launches, each waiting for its child) refuses the launch.
-bool reserve_pending_launch() {
+bool reserve_pending_launch(launch_tree& tree) {
   std::size_t limit = 0;
   read_limit(cudaLimitDevRuntimePendingLaunchCount, limit);
   for (;;) {
-    if (pending_launches().fetch_add(1) < limit) return true;
-    pending_launches().fetch_sub(1);
+    if (tree.pending_launches.fetch_add(1) < limit) return true;
+    tree.pending_launches.fetch_sub(1);
     if (!worker::current()->block_has_children()) return false;
     worker::current()->wait_for_block_children();
   }
@@ -139,11 +152,9 @@ bool reserve_pending_launch() {
 // Runs a launch from the host, then its tail launches (and theirs) in
 // order, each after everything before it has finished. Device-side launches
 // other than tail launches run on the worker of the block that made them
-// (sched/children.hpp). Called with launch_mutex held. Returns the first
-// grid's own outcome.
-cudaError_t run_launch_tree(child_launch first) {
+// (sched/children.hpp). Returns the first grid's own outcome.
+cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
   const device_profile& p = active_profile();
-  pending_launches().store(0);
   std::deque<child_launch> queue;
   queue.push_back(std::move(first));
   bool first_grid = true;
@@ -152,6 +163,7 @@ cudaError_t run_launch_tree(child_launch first) {
     queue.pop_front();
     grid_job grid(next.shape, std::move(next.invocation), *next.kernel, next.shared_limit);
     grid.depth = next.depth;
+    grid.tree = &tree;
     // A cooperative grid runs on one worker with every block resident, so
     // that grid.sync() waits with no thread on another OS thread to wake. A
     // worker holds at least one whole cluster.
@@ -164,7 +176,7 @@ cudaError_t run_launch_tree(child_launch first) {
     pool_of_size(worker_count()).run(grid, settings, shape.cooperative ? 1u : worker_count());
 
     std::vector<child_launch> tails = grid.take_tail_launches();
-    if (!first_grid) pending_launches().fetch_sub(1);  // a tail launch, now complete
+    if (!first_grid) tree.pending_launches.fetch_sub(1);  // a tail launch, now complete
     const cudaError_t outcome = grid.error();
     if (outcome != cudaSuccess && outcome != cudaErrorInvalidValue) make_sticky(outcome);
     if (first_grid && outcome != cudaSuccess) return outcome;
@@ -201,7 +213,7 @@ cudaError_t launch_from_device(const launch_shape& requested, kernel_invocation 
   if (legacy_dynamic_parallelism() && depth > legacy_max_nesting_depth) {
     return set_error(cudaErrorLaunchMaxDepthExceeded);
   }
-  if (!reserve_pending_launch()) return set_error(cudaErrorLaunchPendingCountExceeded);
+  if (!reserve_pending_launch(*parent.tree)) return set_error(cudaErrorLaunchPendingCountExceeded);
   child_launch child{shape, std::move(invocation), &kernel, shared_limit, depth};
   if (tail) {
     parent.add_tail_launch(std::move(child));
@@ -231,9 +243,11 @@ cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invoc
   auto launch =
       std::make_shared<const child_launch>(child_launch{shape, std::move(invocation), &kernel, shared_limit, 0});
   std::function<void()> run = [launch] {
-    std::lock_guard lock(launch_mutex);
-    const cudaError_t outcome = run_launch_tree(*launch);
-    forget_device_objects();
+    static std::atomic<std::uint64_t> next_tree{1};
+    launch_tree tree;
+    tree.serial = next_tree.fetch_add(1, std::memory_order_relaxed);
+    const cudaError_t outcome = run_launch_tree(*launch, tree);
+    forget_device_objects(tree.serial);
     // A grid refused at run time (static shared memory too large) fails its
     // own launch, not the context.
     if (outcome == cudaErrorInvalidValue) defer_launch_error(outcome);

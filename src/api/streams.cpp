@@ -1,8 +1,9 @@
 // Streams and events. On the host, work goes to the device queue
-// (device_queue.hpp), which runs it in submission order: a stream remembers
-// its last work's ticket, to wait for it or ask whether it has run; an event
-// is a piece of work that stamps the device thread's clock when it runs, so
-// two events bracket the emulated work between them.
+// (device_queue.hpp) with the work it must follow, which the streams' order
+// decides (stream_order below): a stream remembers its last work's ticket,
+// to order, wait for or ask about; an event is a piece of work that stamps
+// the clock when it runs, so two events bracket the emulated work between
+// them, and a stream that waits for an event follows its record.
 //
 // In device code they are the device runtime's objects (dynamic
 // parallelism): created by a block for its own use, with the flags the
@@ -19,6 +20,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
@@ -34,6 +36,7 @@
 // Who made a stream or event: the host, or one block of one kernel.
 struct device_runtime_owner {
   std::uint64_t block_serial = 0;  // 0: the host
+  std::uint64_t tree = 0;          // the block's launch tree (sched/grid.hpp)
   uint3 block_idx{};
   std::string kernel;
 };
@@ -83,9 +86,16 @@ class handle_registry {
     std::lock_guard lock(mutex_);
     live_.erase(handle);
   }
-  void remove_device_owned() {
+  template <class Visit>
+  void for_each(Visit visit) {
     std::lock_guard lock(mutex_);
-    std::erase_if(live_, [](const auto& entry) { return entry.second->owner.block_serial != 0; });
+    for (const auto& entry : live_) visit(*entry.second);
+  }
+  void remove_owned_by_tree(std::uint64_t tree) {
+    std::lock_guard lock(mutex_);
+    std::erase_if(live_, [&](const auto& entry) {
+      return entry.second->owner.block_serial != 0 && entry.second->owner.tree == tree;
+    });
   }
 
  private:
@@ -106,7 +116,7 @@ bool in_device_code() { return current_thread != nullptr; }
 
 device_runtime_owner running_block() {
   const block_state& block = *current_thread->block;
-  return {block.serial(), block.block_idx(), block.grid().kernel_name()};
+  return {block.serial(), block.grid().tree->serial, block.block_idx(), block.grid().kernel_name()};
 }
 
 // Device code may use an object only if its own block made it.
@@ -175,39 +185,103 @@ cudaError_t check_launch_stream(cudaStream_t stream, const char* kernel, const c
 }
 
 namespace {
-std::atomic<std::uint64_t> default_stream_last{0};  // the NULL stream, legacy and per-thread
 
-std::atomic<std::uint64_t>* last_of(cudaStream_t stream) {
-  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) return &default_stream_last;
-  CUstream_st* s = streams().find(stream);
-  return s != nullptr ? &s->last : nullptr;
+// The order of host streams. Each stream's work follows its own last work.
+// The legacy default stream (the NULL stream unless per-thread default
+// streams are on, and cudaStreamLegacy) is a barrier for blocking streams:
+// its work follows every blocking stream's last work, and a blocking
+// stream's work follows the legacy stream's last. Non-blocking streams
+// (cudaStreamNonBlocking) order only themselves. A per-thread default
+// stream is a blocking stream of its own per host thread.
+struct stream_order {
+  std::mutex mutex;  // submission and the records below, so each stream's work is queued in its order
+  device_queue::ticket legacy_last = 0;
+  // The last work of blocking streams destroyed while it was still queued.
+  std::vector<device_queue::ticket> retired_blocking;
+};
+stream_order& order() {
+  static auto& o = *new stream_order;  // never destroyed: see device_queue.hpp
+  return o;
 }
+
+std::atomic<bool> per_thread_default{false};
+
+CUstream_st* per_thread_stream() {
+  thread_local CUstream_st* stream = streams().add(cudaStreamDefault, {});
+  return stream;
+}
+
+bool is_legacy(cudaStream_t stream) {
+  return stream == cudaStreamLegacy || (stream == nullptr && !per_thread_default.load(std::memory_order_relaxed));
+}
+
+// The host stream `stream` names, nullptr for the legacy stream.
+CUstream_st* host_stream_record(cudaStream_t stream) {
+  if (is_legacy(stream)) return nullptr;
+  if (stream == nullptr || stream == cudaStreamPerThread) return per_thread_stream();
+  return streams().find(stream);
+}
+
+bool is_blocking(const CUstream_st& s) { return s.owner.block_serial == 0 && (s.flags & cudaStreamNonBlocking) == 0; }
+
+// What work submitted to `stream` now must follow. With order().mutex held.
+std::vector<device_queue::ticket> predecessors(CUstream_st* stream) {
+  stream_order& o = order();
+  std::vector<device_queue::ticket> after;
+  if (stream != nullptr) {
+    after.push_back(stream->last.load(std::memory_order_relaxed));
+    if (is_blocking(*stream)) after.push_back(o.legacy_last);
+    return after;
+  }
+  after.push_back(o.legacy_last);
+  std::erase_if(o.retired_blocking, [](device_queue::ticket t) { return the_device().finished(t); });
+  after.insert(after.end(), o.retired_blocking.begin(), o.retired_blocking.end());
+  streams().for_each([&](const CUstream_st& s) {
+    if (is_blocking(s)) after.push_back(s.last.load(std::memory_order_relaxed));
+  });
+  return after;
+}
+
 }  // namespace
 
-void note_submitted(cudaStream_t stream, std::uint64_t ticket) {
-  if (std::atomic<std::uint64_t>* last = last_of(stream)) last->store(ticket, std::memory_order_release);
+bool request_per_thread_default_stream() {
+  per_thread_default.store(true, std::memory_order_relaxed);
+  return true;
 }
 
 std::uint64_t last_submitted(cudaStream_t stream) {
-  const std::atomic<std::uint64_t>* last = last_of(stream);
-  return last != nullptr ? last->load(std::memory_order_acquire) : 0;
+  if (CUstream_st* s = host_stream_record(stream)) return s->last.load(std::memory_order_acquire);
+  std::lock_guard lock(order().mutex);
+  return order().legacy_last;
 }
 
 cudaError_t enqueue(cudaStream_t stream, std::function<void()> work, cudaGraphNodeType type, bool synchronous,
-                    const char* api, std::uint64_t* ticket) {
+                    const char* api, std::uint64_t* ticket, std::uint64_t also_after) {
   cudaError_t recorded = cudaSuccess;
   if (record_into_graph(stream, work, type, synchronous, recorded)) return set_error(recorded);
   if (synchronous && !may_wait_for_device(api)) return set_error(cudaErrorNotPermitted);
-  const device_queue::ticket t = the_device().submit(std::move(work));
-  note_submitted(stream, t);
+  device_queue::ticket t = 0;
+  {
+    stream_order& o = order();
+    std::lock_guard lock(o.mutex);
+    CUstream_st* s = host_stream_record(stream);
+    std::vector<device_queue::ticket> after = predecessors(s);
+    if (also_after != 0) after.push_back(also_after);
+    t = the_device().submit(std::move(work), after);
+    if (s != nullptr) {
+      s->last.store(t, std::memory_order_release);
+    } else {
+      o.legacy_last = t;
+    }
+  }
   if (ticket != nullptr) *ticket = t;
-  if (synchronous) the_device().wait(t);
+  if (synchronous || (the_device().launch_blocking() && !device_queue::on_device_thread())) the_device().wait(t);
   return cudaSuccess;
 }
 
-void forget_device_objects() {
-  streams().remove_device_owned();
-  events().remove_device_owned();
+void forget_device_objects(std::uint64_t tree) {
+  streams().remove_owned_by_tree(tree);
+  events().remove_owned_by_tree(tree);
 }
 
 }  // namespace cusim::detail
@@ -252,7 +326,12 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
              stream == cudaStreamPerThread) {
     return set_error(cudaErrorInvalidResourceHandle);
   }
-  // Work already in the stream still runs: a destroyed stream only takes no more.
+  // Work already in the stream still runs: a destroyed stream only takes no
+  // more. The legacy stream still waits for a blocking stream's last work.
+  std::lock_guard lock(order().mutex);
+  if (const CUstream_st* s = streams().find(stream); s != nullptr && is_blocking(*s)) {
+    order().retired_blocking.push_back(s->last.load(std::memory_order_relaxed));
+  }
   streams().remove(stream);
   return cudaSuccess;
 }
@@ -386,8 +465,11 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   if (flags > 1) return set_error(cudaErrorInvalidValue);
   if (host_event(event) == nullptr) return set_error(cudaErrorInvalidResourceHandle);
   if (cudaError_t e = check_host_stream(stream)) return set_error(e);
-  wait_event_in_capture(stream, event);  // one queue keeps every other order already
-  return cudaSuccess;
+  if (wait_event_in_capture(stream, event)) return cudaSuccess;
+  // The stream's later work follows the event's last record as it is now.
+  const std::uint64_t recorded = host_event(event)->ticket.load(std::memory_order_acquire);
+  if (the_device().finished(recorded)) return cudaSuccess;
+  return enqueue(stream, [] {}, cudaGraphNodeTypeEmpty, false, "cudaStreamWaitEvent", nullptr, recorded);
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {

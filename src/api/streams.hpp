@@ -22,20 +22,25 @@ cudaError_t check_device_stream(cudaStream_t stream, const char* api);
 // the launch.
 cudaError_t check_launch_stream(cudaStream_t stream, const char* kernel, const char* file, unsigned int line);
 
-// Host streams: which queued work (device_queue.hpp) each one's last is.
-// The NULL stream, cudaStreamLegacy and cudaStreamPerThread share one record.
-void note_submitted(cudaStream_t stream, std::uint64_t ticket);
+// Host streams: the ticket of the last work queued (device_queue.hpp) to
+// `stream`.
 std::uint64_t last_submitted(cudaStream_t stream);
 
-// Host work in `stream`: queued to the device (device_queue.hpp), its
+// Host work in `stream`: queued to the device (device_queue.hpp) after what
+// the stream's order asks (and after ticket `also_after`, if not 0), its
 // ticket noted as the stream's last (and written to `ticket`), or recorded
 // into a graph while the stream is captured (graphs.hpp). `synchronous`
 // work is waited for (and cannot be captured).
 cudaError_t enqueue(cudaStream_t stream, std::function<void()> work, cudaGraphNodeType type, bool synchronous,
-                    const char* api, std::uint64_t* ticket = nullptr);
+                    const char* api, std::uint64_t* ticket = nullptr, std::uint64_t also_after = 0);
 
-// After a host launch and everything it launched: device-side streams and
-// events cannot outlive it.
-void forget_device_objects();
+// From then on the NULL stream is the calling host thread's per-thread
+// default stream (nvcc --default-stream per-thread), not the legacy one.
+// Called before main by programs built with CUDA_API_PER_THREAD_DEFAULT_STREAM.
+bool request_per_thread_default_stream();
+
+// After a host launch and everything it launched (launch tree `tree`,
+// sched/grid.hpp): its device-side streams and events cannot outlive it.
+void forget_device_objects(std::uint64_t tree);
 
 }  // namespace cusim::detail

@@ -49,11 +49,6 @@ std::vector<child_launch> grid_job::take_tail_launches() {
   return std::move(tail_launches_);
 }
 
-std::atomic<std::size_t>& pending_launches() {
-  static std::atomic<std::size_t> count{0};
-  return count;
-}
-
 bool grid_job::first_report_at(const char* file, unsigned int line) {
   std::lock_guard lock(reported_mutex_);
   return reported_sites_.emplace(file, line).second;

@@ -25,9 +25,14 @@ struct child_launch {
   unsigned int depth;  // the nesting depth the grid will run at
 };
 
-// Launches recorded and not yet started, over the whole launch tree
-// (cudaLimitDevRuntimePendingLaunchCount bounds it).
-std::atomic<std::size_t>& pending_launches();
+// What a launch from the host and every grid it launches share. Launches
+// from the host of different streams may run at once, each its own tree.
+struct launch_tree {
+  std::uint64_t serial = 0;  // device-side streams and events belong to one tree
+  // Device-side launches recorded and not yet complete
+  // (cudaLimitDevRuntimePendingLaunchCount bounds them).
+  std::atomic<std::size_t> pending_launches{0};
+};
 
 class grid_job {
  public:
@@ -78,7 +83,11 @@ class grid_job {
   // the grid tree of `root`: a fault anywhere in the tree stops all of it (nest_under), as
   // a fault in a child grid ends the whole launch on a GPU.
   unsigned int depth = 0;
-  void nest_under(grid_job& launcher) { root_ = launcher.root_; }
+  void nest_under(grid_job& launcher) {
+    root_ = launcher.root_;
+    tree = launcher.tree;
+  }
+  launch_tree* tree = nullptr;
   // The worker-local record of a nested grid (sched/children.hpp); null for a
   // grid the host launched.
   struct launch_sequence* sequence = nullptr;

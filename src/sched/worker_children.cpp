@@ -61,7 +61,8 @@ void worker::child_grid_complete(launch_sequence& sequence) {
   sequence.queue.insert(sequence.queue.begin(), std::make_move_iterator(tails.begin()),
                         std::make_move_iterator(tails.end()));
   sequence.running.reset();
-  pending_launches().fetch_sub(1, std::memory_order_relaxed);  // a launch is pending until its grid completes
+  // A launch is pending until its grid completes.
+  sequence.block->grid().tree->pending_launches.fetch_sub(1, std::memory_order_relaxed);
   advance(sequence);
 }
 

@@ -28,7 +28,8 @@ Builds CUDA programs for the CPU with cusim. Accepts nvcc's options (long forms 
   -rdc=true, --extended-lambda, --expt-relaxed-constexpr   accepted; set nvcc's macros
   -gencode ..., -code ..., -lineinfo, -dlink, -lcudart, -lcudadevrt, -Xptxas ..., -Xnvlink ...,
   --use_fast_math, -ftz=, -prec-div=, -prec-sqrt=, -fmad=, -maxrregcount N, -res-usage,
-  --default-stream ..., -t N, -m64   accepted; GPU-only, nothing to do on the CPU (-v says so)
+  -t N, -m64   accepted; GPU-only, nothing to do on the CPU (-v says so)
+  --default-stream legacy|per-thread   per-thread: the NULL stream is each host thread's own
   -v  -dryrun  -keep  --version  --help
 Macros: __CUDACC__, __NVCC__, __CUDACC_VER_MAJOR__/MINOR/BUILD, __CUDA_ARCH_LIST__, __CUSIM__.
 __CUDA_ARCH__ is left undefined, as in nvcc's host pass: each function is compiled once,
@@ -162,11 +163,18 @@ class parser {
     } else if (is(a, "-arch")) {
       read_architecture(value_of(a, "-arch"));
     } else if (is(a, "-gencode") || is(a, "-code") || is(a, "-Xptxas") || is(a, "-Xnvlink") || is(a, "-maxrregcount") ||
-               is(a, "-t") || is(a, "--default-stream") || is(a, "-ftz") || is(a, "-prec-div") ||
+               is(a, "-t") || is(a, "-ftz") || is(a, "-prec-div") ||
                is(a, "-prec-sqrt") || is(a, "-fmad") || is(a, "-m") || is(a, "-diag-suppress") ||
                is(a, "--diag-suppress") || is(a, "-keep-dir") || is(a, "-Werror")) {
       const std::string flag = a.substr(0, a.find('='));
       ignore(flag + " " + value_of(a, flag));
+    } else if (is(a, "--default-stream")) {
+      // nvcc's per-thread default stream is a macro the runtime header reads.
+      const std::string v = value_of(a, "--default-stream");
+      if (v != "legacy" && v != "per-thread" && v != "null") {
+        usage_error("--default-stream " + v + ": the default stream is one of legacy, null, per-thread");
+      }
+      if (v == "per-thread") o_.preprocessor_flags.push_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
     } else if (is(a, "-rdc")) {
       const std::string v = value_of(a, "-rdc");
       o_.relocatable_device_code = v == "true";
