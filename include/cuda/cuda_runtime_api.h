@@ -132,6 +132,15 @@ cudaError_t cudaFuncGetName(const char** name, const void* func);
 cudaError_t cudaGetDeviceFlags(unsigned int* flags);
 cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t hStream);
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream);
+cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* memPool, int device);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* memPool, int device);
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+cudaError_t cudaMemPoolCreate(cudaMemPool_t* memPool, const cudaMemPoolProps* poolProps);
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
 
 // Streams and events. On the host, work runs asynchronously on cusim's device
 // thread, one piece at a time in submission order (which keeps every stream's
@@ -253,6 +262,18 @@ cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
 template <class T>
 cudaError_t cudaMallocManaged(T** ptr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
   return cudaMallocManaged(reinterpret_cast<void**>(ptr), size, flags);
+}
+template <class T>
+cudaError_t cudaMallocAsync(T** ptr, size_t size, cudaStream_t stream) {
+  return cudaMallocAsync(reinterpret_cast<void**>(ptr), size, stream);
+}
+template <class T>
+cudaError_t cudaMallocAsync(T** ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+  return cudaMallocFromPoolAsync(reinterpret_cast<void**>(ptr), size, pool, stream);
+}
+template <class T>
+cudaError_t cudaMallocFromPoolAsync(T** ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+  return cudaMallocFromPoolAsync(reinterpret_cast<void**>(ptr), size, pool, stream);
 }
 template <class F>
 cudaError_t cudaFuncSetAttribute(F* func, cudaFuncAttribute attr, int value) {

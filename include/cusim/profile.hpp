@@ -46,12 +46,26 @@ std::span<const device_profile> profiles();
 // The profile named `id` ("sm_75", ...), or nullptr.
 const device_profile* find_profile(std::string_view id);
 
-// The active profile.
+// The emulated devices: one of the program's profile by default;
+// CUSIM_DEVICES=N makes N of them, CUSIM_DEVICES=sm_90,sm_86 one of each
+// profile listed (at most 16).
+int device_count();
+const device_profile& device_profile_of(int device);
+
+// The profile of the calling thread's current device (cudaSetDevice).
 const device_profile& active_profile();
 
-// Makes `id` the active profile. Returns false (and changes nothing) for an
-// unknown id. Meant for program start; switching while kernels run is not
-// supported.
+// Makes `id` the profile of the current device. Returns false (and changes
+// nothing) for an unknown id. Meant for program start; switching while
+// kernels run is not supported.
 bool select_profile(std::string_view id);
+
+namespace detail {
+// The calling thread's current device. Work queued to a stream runs with
+// its stream's device current.
+int current_device();
+void set_current_device(int device);
+bool valid_device(int device);  // 0 <= device < device_count()
+}  // namespace detail
 
 }  // namespace cusim

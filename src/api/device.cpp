@@ -1,5 +1,5 @@
-// The device as the active profile describes it: count, properties,
-// attributes, limits, synchronisation and reset.
+// The devices as their profiles describe them: count, the current one,
+// properties, attributes, limits, synchronisation and reset.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -22,10 +22,6 @@ using namespace cusim::detail;
 
 namespace {
 
-// cusim models one device, number 0.
-thread_local int current_device = 0;
-
-bool valid_device(int device) { return device == 0; }
 
 void fill_properties(cudaDeviceProp& prop, const cusim::device_profile& p) {
   std::memset(&prop, 0, sizeof prop);
@@ -118,58 +114,70 @@ extern "C" {
 
 cudaError_t cudaGetDeviceCount(int* count) {
   if (count == nullptr) return set_error(cudaErrorInvalidValue);
-  *count = 1;
+  *count = cusim::device_count();
   return cudaSuccess;
 }
 
 cudaError_t cudaGetDevice(int* device) {
   if (device == nullptr) return set_error(cudaErrorInvalidValue);
-  *device = current_device;
+  *device = current_device();
   return cudaSuccess;
 }
 
 cudaError_t cudaSetDevice(int device) {
   if (!valid_device(device)) return set_error(cudaErrorInvalidDevice);
-  current_device = device;
+  set_current_device(device);
   return cudaSuccess;
 }
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   if (prop == nullptr) return set_error(cudaErrorInvalidValue);
   if (!valid_device(device)) return set_error(cudaErrorInvalidDevice);
-  fill_properties(*prop, cusim::active_profile());
+  fill_properties(*prop, cusim::device_profile_of(device));
   return cudaSuccess;
 }
 
-// One device: it is the best match for any wish list.
+// The first device of the wished compute capability or a later one; else device 0.
 cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop) {
   if (device == nullptr || prop == nullptr) return set_error(cudaErrorInvalidValue);
   *device = 0;
+  for (int d = 0; d < cusim::device_count(); ++d) {
+    const cusim::device_profile& p = cusim::device_profile_of(d);
+    if (p.major > prop->major || (p.major == prop->major && p.minor >= prop->minor)) {
+      *device = d;
+      break;
+    }
+  }
   return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetPCIBusId(char* pciBusId, int len, int device) {
   if (pciBusId == nullptr || len <= 0) return set_error(cudaErrorInvalidValue);
   if (!valid_device(device)) return set_error(cudaErrorInvalidDevice);
-  const cusim::device_profile& p = cusim::active_profile();
-  std::snprintf(pciBusId, std::size_t(len), "%04X:%02X:%02X.0", 0u, 0u, unsigned(p.pci_device_id));  // as an H100 prints it
+  const cusim::device_profile& p = cusim::device_profile_of(device);
+  // As an H100 prints it; each further device on a bus of its own.
+  std::snprintf(pciBusId, std::size_t(len), "%04X:%02X:%02X.0", 0u, unsigned(device), unsigned(p.pci_device_id));
   return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* pciBusId) {
   if (device == nullptr || pciBusId == nullptr) return set_error(cudaErrorInvalidValue);
-  char ours[32];
-  cudaDeviceGetPCIBusId(ours, sizeof ours, 0);
-  // With or without the domain.
-  if (strcasecmp(pciBusId, ours) != 0 && strcasecmp(pciBusId, ours + 5) != 0) return set_error(cudaErrorInvalidDevice);
-  *device = 0;
-  return cudaSuccess;
+  for (int d = 0; d < cusim::device_count(); ++d) {
+    char ours[32];
+    cudaDeviceGetPCIBusId(ours, sizeof ours, d);
+    // With or without the domain.
+    if (strcasecmp(pciBusId, ours) == 0 || strcasecmp(pciBusId, ours + 5) == 0) {
+      *device = d;
+      return cudaSuccess;
+    }
+  }
+  return set_error(cudaErrorInvalidDevice);
 }
 
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
   if (value == nullptr) return set_error(cudaErrorInvalidValue);
   if (!valid_device(device)) return set_error(cudaErrorInvalidDevice);
-  if (!attribute_value(attr, cusim::active_profile(), *value)) return set_error(cudaErrorInvalidValue);
+  if (!attribute_value(attr, cusim::device_profile_of(device), *value)) return set_error(cudaErrorInvalidValue);
   return cudaSuccess;
 }
 
@@ -186,15 +194,15 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
 cudaError_t cudaDeviceSynchronize(void) {
   if (cusim::detail::current_thread != nullptr) return cusim::detail::synchronize_from_device();
   if (!may_wait_for_device("cudaDeviceSynchronize")) return set_error(cudaErrorNotPermitted);
-  the_device().wait_all();
+  the_device().wait_all_of(current_device());
   if (cudaError_t e = context_error()) return e;
   return take_deferred_launch_error();
 }
 
 cudaError_t cudaDeviceReset(void) {
   if (!may_wait_for_device("cudaDeviceReset")) return set_error(cudaErrorNotPermitted);
-  the_device().wait_all();
-  release_all();
+  the_device().wait_all_of(current_device());
+  release_all(current_device());
   forget_kernels();
   reset_limits();
   reset_context();

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include <cusim/profile.hpp>
+
 #include "support/diagnostics.hpp"
 #include "support/env.hpp"
 
@@ -41,13 +43,16 @@ void device_queue::shut_down() {
   }
 }
 
-device_queue::ticket device_queue::submit(std::function<void()> work, const std::vector<ticket>& after) {
+device_queue::ticket device_queue::submit(std::function<void()> work, const std::vector<ticket>& after, int device) {
   std::unique_lock lock(mutex_);
   if (stopping_) {
     // After exit began: run it here, after everything before it.
     lock.unlock();
     wait_all();
+    const int caller_device = current_device();
+    set_current_device(device);
     work();
+    set_current_device(caller_device);
     lock.lock();
     const ticket t = submitted_.load(std::memory_order_relaxed) + 1;
     submitted_.store(t, std::memory_order_release);
@@ -57,6 +62,7 @@ device_queue::ticket device_queue::submit(std::function<void()> work, const std:
   const ticket t = submitted_.load(std::memory_order_relaxed) + 1;
   pending_work& item = unfinished_[t];
   item.work = std::move(work);
+  item.device = device;
   for (ticket predecessor : after) {
     auto it = unfinished_.find(predecessor);
     if (it == unfinished_.end() || predecessor == t) continue;  // run already
@@ -97,6 +103,19 @@ void device_queue::wait_all() {
   work_done_.wait(lock, [&] { return last <= all_finished_up_to_.load(std::memory_order_acquire); });
 }
 
+void device_queue::wait_all_of(int device) {
+  const ticket last = last_submitted();
+  const auto done = [&] {
+    if (last <= all_finished_up_to_.load(std::memory_order_acquire)) return true;
+    for (auto it = unfinished_.begin(); it != unfinished_.end() && it->first <= last; ++it) {
+      if (it->second.device == device) return false;
+    }
+    return true;
+  };
+  std::unique_lock lock(mutex_);
+  work_done_.wait(lock, done);
+}
+
 void device_queue::complete(ticket t) {
   auto it = unfinished_.find(t);
   for (ticket follower : it->second.followers) {
@@ -120,7 +139,9 @@ void device_queue::device_thread_main() {
     if (ready_.empty()) return;
     const ticket t = *ready_.begin();
     ready_.erase(ready_.begin());
-    std::function<void()> work = std::move(unfinished_.at(t).work);
+    pending_work& item = unfinished_.at(t);
+    std::function<void()> work = std::move(item.work);
+    set_current_device(item.device);
     lock.unlock();
     work();
     work = nullptr;  // what it holds goes before its completion shows

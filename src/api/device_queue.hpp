@@ -40,12 +40,15 @@ class device_queue {
   device_queue(const device_queue&) = delete;
   device_queue& operator=(const device_queue&) = delete;
 
-  // Queues `work` to run after every ticket in `after` has; returns its ticket.
-  ticket submit(std::function<void()> work, const std::vector<ticket>& after = {});
+  // Queues `work` to run after every ticket in `after` has, with `device`
+  // current (cusim/profile.hpp); returns its ticket.
+  ticket submit(std::function<void()> work, const std::vector<ticket>& after, int device);
   // Waits until the work of ticket `t` (and so everything it follows) has run.
   void wait(ticket t);
   // Waits until everything submitted so far has run.
   void wait_all();
+  // Waits until everything submitted so far for `device` has run.
+  void wait_all_of(int device);
   bool finished(ticket t) const;
   ticket last_submitted() const { return submitted_.load(std::memory_order_acquire); }
   // True on a device thread (a host function queued with cudaLaunchHostFunc
@@ -59,6 +62,7 @@ class device_queue {
     std::function<void()> work;
     unsigned int waiting_for = 0;   // predecessors not yet run
     std::vector<ticket> followers;  // work waiting for this
+    int device = 0;
   };
   void device_thread_main();
   void complete(ticket t);  // with mutex_ held

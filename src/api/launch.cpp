@@ -172,7 +172,7 @@ cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
     const unsigned int resident = shape.cooperative ? unsigned(grid.block_count())
                                                     : std::max(resident_blocks_per_worker(), cluster_blocks);
     const worker_settings settings{fiber_stack_bytes(), resident, std::max(1u, resident_blocks_per_worker()),
-                                   p.shared_mem_per_block_optin + 4096};
+                                   p.shared_mem_per_block_optin + 4096, current_device()};
     pool_of_size(worker_count()).run(grid, settings, shape.cooperative ? 1u : worker_count());
 
     std::vector<child_launch> tails = grid.take_tail_launches();

@@ -196,7 +196,7 @@ cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
   if (cudaError_t e = context_error()) return e;
   if (free_bytes == nullptr || total_bytes == nullptr) return set_error(cudaErrorInvalidValue);
   *total_bytes = cusim::active_profile().total_global_mem;
-  *free_bytes = *total_bytes - device_bytes_in_use();
+  *free_bytes = *total_bytes - device_bytes_in_use(cusim::detail::current_device());
   return cudaSuccess;
 }
 

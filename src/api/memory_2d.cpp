@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include <cuda_runtime_api.h>
+#include <cusim/profile.hpp>
 
 #include "api/errors.hpp"
 #include "api/memory.hpp"
@@ -168,13 +169,13 @@ cudaError_t cudaMemset3DAsync(cudaPitchedPtr pitchedDevPtr, int value, cudaExten
 
 // One device: a peer copy is a copy within it.
 cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice, size_t count) {
-  if (dstDevice != 0 || srcDevice != 0) return set_error(cudaErrorInvalidDevice);
+  if (!valid_device(dstDevice) || !valid_device(srcDevice)) return set_error(cudaErrorInvalidDevice);
   return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
 }
 
 cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice, size_t count,
                                 cudaStream_t stream) {
-  if (dstDevice != 0 || srcDevice != 0) return set_error(cudaErrorInvalidDevice);
+  if (!valid_device(dstDevice) || !valid_device(srcDevice)) return set_error(cudaErrorInvalidDevice);
   return cudaMemcpyAsync(dst, src, count, cudaMemcpyDeviceToDevice, stream);
 }
 

@@ -1,10 +1,14 @@
 // What a pointer is (cudaPointerGetAttributes), page-locking the program's
-// own memory (cudaHostRegister), peers (one device has none), device flags,
-// and stream-ordered allocation.
+// own memory (cudaHostRegister), peer access between emulated devices, and
+// device flags.
 #include <atomic>
+#include <mutex>
+#include <set>
+#include <utility>
 
 #include <cuda_runtime_api.h>
 #include <cusim/detail/device_heap.hpp>
+#include <cusim/profile.hpp>
 
 #include "api/errors.hpp"
 #include "api/streams.hpp"
@@ -14,6 +18,18 @@ using namespace cusim::detail;
 
 namespace {
 std::atomic<unsigned int> device_flags{0};
+
+// Peer access enabled, as (device, peer) pairs. All emulated devices share
+// the host's memory, so access works either way; the calls keep CUDA's
+// bookkeeping and errors (measured on two H200s).
+struct peer_table {
+  std::mutex mutex;
+  std::set<std::pair<int, int>> enabled;
+};
+peer_table& peers() {
+  static auto& t = *new peer_table;  // never destroyed: see api/device_queue.hpp
+  return t;
+}
 }
 
 extern "C" {
@@ -25,16 +41,16 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
   *attributes = cudaPointerAttributes{cudaMemoryTypeUnregistered, -2, nullptr, const_cast<void*>(ptr)};
   void* p = const_cast<void*>(ptr);
   if (in_device_heap(ptr)) {
-    *attributes = {cudaMemoryTypeDevice, 0, p, nullptr};
+    *attributes = {cudaMemoryTypeDevice, current_device(), p, nullptr};
     return cudaSuccess;
   }
   const auto a = find_allocation(ptr);
   if (!a) return cudaSuccess;
   switch (a->kind) {
-    case memory_kind::device: *attributes = {cudaMemoryTypeDevice, 0, p, nullptr}; break;
-    case memory_kind::managed: *attributes = {cudaMemoryTypeManaged, 0, p, p}; break;
+    case memory_kind::device: *attributes = {cudaMemoryTypeDevice, a->device, p, nullptr}; break;
+    case memory_kind::managed: *attributes = {cudaMemoryTypeManaged, a->device, p, p}; break;
     case memory_kind::pinned_host:
-    case memory_kind::registered_host: *attributes = {cudaMemoryTypeHost, 0, p, p}; break;
+    case memory_kind::registered_host: *attributes = {cudaMemoryTypeHost, a->device, p, p}; break;
   }
   return cudaSuccess;
 }
@@ -68,19 +84,28 @@ cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int f
 
 cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice) {
   if (canAccessPeer == nullptr) return set_error(cudaErrorInvalidValue);
-  if (device != 0 || peerDevice != 0) return set_error(cudaErrorInvalidDevice);
-  *canAccessPeer = 0;  // a device is not its own peer
+  if (!valid_device(device) || !valid_device(peerDevice)) return set_error(cudaErrorInvalidDevice);
+  *canAccessPeer = device != peerDevice ? 1 : 0;  // a device is not its own peer
   return cudaSuccess;
 }
 
 cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
   if (flags != 0) return set_error(cudaErrorInvalidValue);
-  // The only device cannot be its own peer (an H100 alone answers so).
-  return set_error(peerDevice == 0 ? cudaErrorPeerAccessUnsupported : cudaErrorInvalidDevice);
+  if (!valid_device(peerDevice)) return set_error(cudaErrorInvalidDevice);
+  // A device cannot be its own peer (an H100 alone answers so, and so do two H200s).
+  if (peerDevice == current_device()) return set_error(cudaErrorPeerAccessUnsupported);
+  std::lock_guard lock(peers().mutex);
+  if (!peers().enabled.emplace(current_device(), peerDevice).second) {
+    return set_error(cudaErrorPeerAccessAlreadyEnabled);
+  }
+  return cudaSuccess;
 }
 
 cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
-  return set_error(peerDevice == 0 ? cudaErrorPeerAccessNotEnabled : cudaErrorInvalidDevice);
+  if (!valid_device(peerDevice)) return set_error(cudaErrorInvalidDevice);
+  std::lock_guard lock(peers().mutex);
+  if (peers().enabled.erase({current_device(), peerDevice}) == 0) return set_error(cudaErrorPeerAccessNotEnabled);
+  return cudaSuccess;
 }
 
 cudaError_t cudaSetDeviceFlags(unsigned int flags) {
@@ -109,23 +134,6 @@ cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
   // Host memory is always mappable (unified addressing).
   *flags = device_flags.load() | cudaDeviceMapHost;
   return cudaSuccess;
-}
-
-// Stream-ordered allocation: the memory exists at once (using it before the
-// stream reaches the allocation is still a bug CUDA does not catch); the
-// free waits for the stream's work before it.
-cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t hStream) {
-  if (cudaError_t e = check_host_stream(hStream)) return set_error(e);
-  return cudaMalloc(devPtr, size);
-}
-
-cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
-  if (cudaError_t e = context_error()) return e;
-  if (cudaError_t e = check_host_stream(hStream)) return set_error(e);
-  if (devPtr == nullptr) return cudaSuccess;
-  const auto a = find_allocation(devPtr);
-  if (!a || a->base != devPtr || a->kind != memory_kind::device) return set_error(cudaErrorInvalidValue);
-  return enqueue(hStream, [devPtr] { release(devPtr, true, false); }, cudaGraphNodeTypeEmpty, false, "cudaFreeAsync");
 }
 
 }  // extern "C"

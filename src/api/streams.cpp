@@ -19,10 +19,13 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <map>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <cuda_runtime_api.h>
+#include <cusim/profile.hpp>
 #include <fmt/format.h>
 
 #include "api/device_queue.hpp"
@@ -43,6 +46,7 @@ struct device_runtime_owner {
 
 struct CUstream_st {
   unsigned int flags = 0;
+  int device = 0;  // current when it was created: its work runs there
   int priority = 0;
   device_runtime_owner owner;
   std::atomic<std::uint64_t> last{0};  // the ticket of its last queued work
@@ -50,6 +54,7 @@ struct CUstream_st {
 
 struct CUevent_st {
   unsigned int flags = 0;
+  int device = 0;  // current when it was created
   bool recorded = false;
   std::chrono::steady_clock::time_point when{};  // written by the device thread before `ticket` completes
   device_runtime_owner owner;
@@ -70,6 +75,7 @@ class handle_registry {
   Object* add(unsigned int flags, device_runtime_owner owner) {
     auto owned = std::make_unique<Object>();
     owned->flags = flags;
+    owned->device = current_device();
     owned->owner = std::move(owner);
     Object* handle = owned.get();
     std::lock_guard lock(mutex_);
@@ -195,9 +201,9 @@ namespace {
 // stream is a blocking stream of its own per host thread.
 struct stream_order {
   std::mutex mutex;  // submission and the records below, so each stream's work is queued in its order
-  device_queue::ticket legacy_last = 0;
-  // The last work of blocking streams destroyed while it was still queued.
-  std::vector<device_queue::ticket> retired_blocking;
+  std::map<int, device_queue::ticket> legacy_last;  // by device: each has its own legacy stream
+  // The last work of blocking streams destroyed while it was still queued: (device, ticket).
+  std::vector<std::pair<int, device_queue::ticket>> retired_blocking;
 };
 stream_order& order() {
   static auto& o = *new stream_order;  // never destroyed: see device_queue.hpp
@@ -206,8 +212,11 @@ stream_order& order() {
 
 std::atomic<bool> per_thread_default{false};
 
+// cudaStreamPerThread: a blocking stream per host thread and device.
 CUstream_st* per_thread_stream() {
-  thread_local CUstream_st* stream = streams().add(cudaStreamDefault, {});
+  thread_local std::map<int, CUstream_st*> by_device;
+  CUstream_st*& stream = by_device[current_device()];
+  if (stream == nullptr) stream = streams().add(cudaStreamDefault, {});
   return stream;
 }
 
@@ -224,20 +233,23 @@ CUstream_st* host_stream_record(cudaStream_t stream) {
 
 bool is_blocking(const CUstream_st& s) { return s.owner.block_serial == 0 && (s.flags & cudaStreamNonBlocking) == 0; }
 
-// What work submitted to `stream` now must follow. With order().mutex held.
-std::vector<device_queue::ticket> predecessors(CUstream_st* stream) {
+// What work submitted to `stream` (nullptr: the legacy stream of `device`)
+// now must follow. With order().mutex held.
+std::vector<device_queue::ticket> predecessors(CUstream_st* stream, int device) {
   stream_order& o = order();
   std::vector<device_queue::ticket> after;
   if (stream != nullptr) {
     after.push_back(stream->last.load(std::memory_order_relaxed));
-    if (is_blocking(*stream)) after.push_back(o.legacy_last);
+    if (is_blocking(*stream)) after.push_back(o.legacy_last[device]);
     return after;
   }
-  after.push_back(o.legacy_last);
-  std::erase_if(o.retired_blocking, [](device_queue::ticket t) { return the_device().finished(t); });
-  after.insert(after.end(), o.retired_blocking.begin(), o.retired_blocking.end());
+  after.push_back(o.legacy_last[device]);
+  std::erase_if(o.retired_blocking, [](const auto& retired) { return the_device().finished(retired.second); });
+  for (const auto& [on, last] : o.retired_blocking) {
+    if (on == device) after.push_back(last);
+  }
   streams().for_each([&](const CUstream_st& s) {
-    if (is_blocking(s)) after.push_back(s.last.load(std::memory_order_relaxed));
+    if (is_blocking(s) && s.device == device) after.push_back(s.last.load(std::memory_order_relaxed));
   });
   return after;
 }
@@ -252,7 +264,7 @@ bool request_per_thread_default_stream() {
 std::uint64_t last_submitted(cudaStream_t stream) {
   if (CUstream_st* s = host_stream_record(stream)) return s->last.load(std::memory_order_acquire);
   std::lock_guard lock(order().mutex);
-  return order().legacy_last;
+  return order().legacy_last[current_device()];
 }
 
 cudaError_t enqueue(cudaStream_t stream, std::function<void()> work, cudaGraphNodeType type, bool synchronous,
@@ -264,14 +276,17 @@ cudaError_t enqueue(cudaStream_t stream, std::function<void()> work, cudaGraphNo
   {
     stream_order& o = order();
     std::lock_guard lock(o.mutex);
+    // Work runs on its stream's device, whichever is current (an H200 pair
+    // runs a kernel launched into another device's stream there).
     CUstream_st* s = host_stream_record(stream);
-    std::vector<device_queue::ticket> after = predecessors(s);
+    const int device = s != nullptr ? s->device : current_device();
+    std::vector<device_queue::ticket> after = predecessors(s, device);
     if (also_after != 0) after.push_back(also_after);
-    t = the_device().submit(std::move(work), after);
+    t = the_device().submit(std::move(work), after, device);
     if (s != nullptr) {
       s->last.store(t, std::memory_order_release);
     } else {
-      o.legacy_last = t;
+      o.legacy_last[device] = t;
     }
   }
   if (ticket != nullptr) *ticket = t;
@@ -330,7 +345,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   // more. The legacy stream still waits for a blocking stream's last work.
   std::lock_guard lock(order().mutex);
   if (const CUstream_st* s = streams().find(stream); s != nullptr && is_blocking(*s)) {
-    order().retired_blocking.push_back(s->last.load(std::memory_order_relaxed));
+    order().retired_blocking.emplace_back(s->device, s->last.load(std::memory_order_relaxed));
   }
   streams().remove(stream);
   return cudaSuccess;
@@ -438,6 +453,10 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   CUevent_st* e = host_event(event);
   if (e == nullptr) return set_error(cudaErrorInvalidResourceHandle);
   if (cudaError_t s = check_host_stream(stream)) return set_error(s);
+  // An event is recorded only by a stream of its own device.
+  if (const CUstream_st* s = host_stream_record(stream); (s != nullptr ? s->device : current_device()) != e->device) {
+    return set_error(cudaErrorInvalidResourceHandle);
+  }
   // In a captured stream an event marks a point of the capture, for other
   // streams to join at.
   if (record_event_in_capture(event, stream)) return cudaSuccess;

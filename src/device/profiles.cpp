@@ -2,7 +2,9 @@
 
 #include <array>
 #include <atomic>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "support/diagnostics.hpp"
 #include "support/env.hpp"
@@ -56,10 +58,48 @@ const device_profile* initial_profile() {
   return find_profile("sm_90");
 }
 
-std::atomic<const device_profile*>& active() {
-  static std::atomic<const device_profile*> profile{initial_profile()};
-  return profile;
+constexpr int max_devices = 16;
+
+struct device_set {
+  int count = 1;
+  std::array<std::atomic<const device_profile*>, max_devices> profiles{};
+};
+
+// CUSIM_DEVICES: a count of devices of the program's profile, or a list of profiles.
+device_set& devices() {
+  static device_set& set = [] () -> device_set& {
+    auto* made = new device_set;  // never destroyed: device threads may run at exit
+    const device_profile* initial = initial_profile();
+    made->profiles[0] = initial;
+    const std::string wanted = detail::env_string("CUSIM_DEVICES").value_or("1");
+    std::vector<const device_profile*> listed;
+    if (wanted.find_first_not_of("0123456789") == std::string::npos) {
+      const int n = std::atoi(wanted.c_str());
+      if (n < 1 || n > max_devices) {
+        detail::report("CUSIM_DEVICES={} is not a count from 1 to {}; using 1 device", wanted, max_devices);
+      }
+      listed.assign(std::size_t(n >= 1 && n <= max_devices ? n : 1), initial);
+    } else {
+      for (std::size_t start = 0; start <= wanted.size() && listed.size() < max_devices;) {
+        const std::size_t end = std::min(wanted.find(',', start), wanted.size());
+        const std::string id = wanted.substr(start, end - start);
+        if (const device_profile* p = find_profile(id)) {
+          listed.push_back(p);
+        } else {
+          detail::report("CUSIM_DEVICES: '{}' is not a known profile; that device is left out", id);
+        }
+        start = end + 1;
+      }
+      if (listed.empty()) listed.push_back(initial);
+    }
+    made->count = int(listed.size());
+    for (std::size_t i = 0; i < listed.size(); ++i) made->profiles[i] = listed[i];
+    return *made;
+  }();
+  return set;
 }
+
+thread_local int current = 0;  // a new host thread starts on device 0, as with CUDA
 
 }  // namespace
 
@@ -72,13 +112,23 @@ const device_profile* find_profile(std::string_view id) {
   return nullptr;
 }
 
-const device_profile& active_profile() { return *active().load(std::memory_order_acquire); }
+int device_count() { return devices().count; }
+
+const device_profile& device_profile_of(int device) {
+  return *devices().profiles[std::size_t(device)].load(std::memory_order_acquire);
+}
+
+const device_profile& active_profile() { return device_profile_of(current); }
 
 bool select_profile(std::string_view id) {
   const device_profile* p = find_profile(id);
   if (p == nullptr) return false;
-  active().store(p, std::memory_order_release);
+  devices().profiles[std::size_t(current)].store(p, std::memory_order_release);
   return true;
 }
+
+int detail::current_device() { return current; }
+void detail::set_current_device(int device) { current = device; }
+bool detail::valid_device(int device) { return device >= 0 && device < device_count(); }
 
 }  // namespace cusim

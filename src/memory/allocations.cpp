@@ -16,14 +16,16 @@ constexpr std::size_t alignment = 256;
 struct table {
   std::mutex mutex;
   std::map<std::uintptr_t, allocation> by_base;
-  std::size_t device_bytes = 0;
+  std::map<int, std::size_t> device_bytes;  // by device
 
-  void free_all() {
-    for (auto& [key, a] : by_base) {
+  void free_all(int device) {
+    std::erase_if(by_base, [&](auto& entry) {
+      const allocation& a = entry.second;
+      if (a.device != device) return false;
       if (a.kind != memory_kind::registered_host) std::free(a.base);
-    }
-    by_base.clear();
-    device_bytes = 0;
+      return true;
+    });
+    device_bytes[device] = 0;
   }
 };
 
@@ -57,12 +59,14 @@ const allocation* lookup(table& t, const void* address) {
 void* allocate(std::size_t size, memory_kind kind) {
   table& t = the_table();
   std::lock_guard lock(t.mutex);
-  if (counts_as_device(kind) && size > active_profile().total_global_mem - t.device_bytes) return nullptr;
+  const int device = current_device();
+  std::size_t& in_use = t.device_bytes[device];
+  if (counts_as_device(kind) && size > active_profile().total_global_mem - in_use) return nullptr;
   const std::size_t rounded = size == 0 ? alignment : (size + alignment - 1) / alignment * alignment;
   void* base = std::aligned_alloc(alignment, rounded);
   if (base == nullptr) return nullptr;
-  t.by_base.emplace(reinterpret_cast<std::uintptr_t>(base), allocation{base, size, kind});
-  if (counts_as_device(kind)) t.device_bytes += size;
+  t.by_base.emplace(reinterpret_cast<std::uintptr_t>(base), allocation{base, size, kind, device});
+  if (counts_as_device(kind)) in_use += size;
   return base;
 }
 
@@ -74,7 +78,7 @@ bool release(void* base, bool accept_device_or_managed, bool accept_pinned) {
   const bool device = counts_as_device(it->second.kind);
   if (it->second.kind == memory_kind::registered_host) return false;  // not cusim's to free
   if (device ? !accept_device_or_managed : !accept_pinned) return false;
-  if (device) t.device_bytes -= it->second.size;
+  if (device) t.device_bytes[it->second.device] -= it->second.size;
   std::free(base);
   t.by_base.erase(it);
   return true;
@@ -96,10 +100,10 @@ bool is_device_range(const void* address, std::size_t bytes) {
   return offset + bytes <= a->size;
 }
 
-std::size_t device_bytes_in_use() {
+std::size_t device_bytes_in_use(int device) {
   table& t = the_table();
   std::lock_guard lock(t.mutex);
-  return t.device_bytes;
+  return t.device_bytes[device];
 }
 
 bool register_host_range(void* base, std::size_t size) {
@@ -109,7 +113,7 @@ bool register_host_range(void* base, std::size_t size) {
   auto next = t.by_base.lower_bound(start);
   if (next != t.by_base.end() && next->first < start + size) return false;
   if (lookup(t, base) != nullptr) return false;
-  t.by_base.emplace(start, allocation{base, size, memory_kind::registered_host});
+  t.by_base.emplace(start, allocation{base, size, memory_kind::registered_host, current_device()});
   return true;
 }
 
@@ -122,10 +126,10 @@ bool unregister_host_range(void* base) {
   return true;
 }
 
-void release_all() {
+void release_all(int device) {
   table& t = the_table();
   std::lock_guard lock(t.mutex);
-  t.free_all();
+  t.free_all(device);
 }
 
 }  // namespace cusim::detail

@@ -15,10 +15,12 @@ struct allocation {
   void* base;
   std::size_t size;
   memory_kind kind;
+  int device;  // current when it was made
 };
 
-// Allocates `size` bytes (256-byte aligned, as cudaMalloc guarantees).
-// Returns nullptr when the profile's memory, or the host's, is exhausted.
+// Allocates `size` bytes (256-byte aligned, as cudaMalloc guarantees) on
+// the current device. Returns nullptr when that device's memory (its
+// profile's), or the host's, is exhausted.
 void* allocate(std::size_t size, memory_kind kind);
 
 // Frees the allocation starting exactly at `base` if it is of one of the
@@ -32,14 +34,15 @@ std::optional<allocation> find_allocation(const void* address);
 // allocation: memory a kernel or a device-side copy may touch.
 bool is_device_range(const void* address, std::size_t bytes);
 
-std::size_t device_bytes_in_use();
+std::size_t device_bytes_in_use(int device);
 
 // cudaHostRegister / cudaHostUnregister: false when the range overlaps a
 // known one, or (unregistering) `base` starts none.
 bool register_host_range(void* base, std::size_t size);
 bool unregister_host_range(void* base);
 
-// cudaDeviceReset: frees everything.
-void release_all();
+// cudaDeviceReset: frees everything `device` allocated (host allocations
+// belong to the device current when they were made).
+void release_all(int device);
 
 }  // namespace cusim::detail

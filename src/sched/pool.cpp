@@ -1,5 +1,7 @@
 #include "sched/pool.hpp"
 
+#include <cusim/profile.hpp>
+
 namespace cusim::detail {
 
 worker_pool::worker_pool(unsigned int workers) {
@@ -51,7 +53,10 @@ void worker_pool::helper_main(unsigned int index) {
       settings = settings_;
       takes_part = index < participants_;
     }
-    if (takes_part) workers_[index]->run(*grid, settings);
+    if (takes_part) {
+      set_current_device(settings.device);
+      workers_[index]->run(*grid, settings);
+    }
     {
       std::lock_guard lock(mutex_);
       --busy_;

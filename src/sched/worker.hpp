@@ -36,6 +36,7 @@ struct worker_settings {
   unsigned int resident_blocks;   // blocks of the grid a worker keeps alive at once
   unsigned int child_resident_blocks;  // the same for each child grid (dynamic parallelism)
   std::size_t arena_capacity;     // shared-memory bytes a block may own
+  int device = 0;                 // the emulated device the grid runs on (cusim/profile.hpp)
 };
 
 class worker {
