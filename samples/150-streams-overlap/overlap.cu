@@ -28,9 +28,10 @@
 //   records an event after its kernel, and the first stream waits for all of
 //   them before the sum. Without the waits, on a GPU the sum could read
 //   chunks whose kernels have not run yet.
-// cusim runs the work of all streams one piece at a time, in the order it
-// was queued (still asynchronously to the host), so there the two times are
-// about the same; on a GPU the chunks' copies and kernels can overlap.
+// cusim, too, runs the work of different streams at once (each piece on a
+// device thread of its own), so both on a GPU and on a CPU with cores to
+// spare the chunks' copies and kernels overlap; with CUSIM_WORKERS equal to
+// the cores, one stream already keeps them all busy.
 // Build: cusim-cc overlap.cu -o overlap (or nvcc).
 #include <cmath>
 #include <cstdio>
