@@ -11,7 +11,7 @@ set_target_properties(cusim_runtime PROPERTIES EXPORT_NAME runtime)
 target_include_directories(cusim_runtime INTERFACE
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/cusim-cuda>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-install(TARGETS cusim_runtime cusim-cc EXPORT cusimTargets
+install(TARGETS cusim_runtime cusim-cc cusim-explore EXPORT cusimTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/cuda/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cusim-cuda)

@@ -1,5 +1,6 @@
 // Settings of cusim's execution engine that have no CUDA equivalent.
 #pragma once
+#include <string>
 
 namespace cusim {
 
@@ -18,6 +19,13 @@ unsigned int resident_blocks_per_worker();
 // Bytes of each fiber's stack: CUSIM_STACK_SIZE if set, else 64 KiB plus 16
 // times cudaLimitStackSize (a CPU frame is larger than a GPU one).
 unsigned long fiber_stack_bytes();
+
+// The schedule policy (CUSIM_SCHEDULE): "in-order" (the default), "reverse",
+// "random:SEED" or "pct:SEED[,DEPTH]". It decides the order of runnable
+// threads at every wait, and the order blocks and threads start in; with one
+// worker a policy and seed replay a run exactly. Returns false (and changes
+// nothing) for text that is not a policy. Takes effect at the next launch.
+bool set_schedule(const std::string& policy);
 
 // Registers per thread of `kernel`, for occupancy (cudaOccupancy*,
 // cudaFuncGetAttributes' numRegs, cooperative launch limits) and for the

@@ -7,6 +7,7 @@
 #include <cusim/detail/device_api.hpp>
 #include <cusim/detail/warp_api.hpp>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "fiber/context.hpp"
@@ -35,6 +36,7 @@ class fiber {
   barrier_outcome barrier_result{};  // handed over by whoever released the barrier it waited at
   warp_result warp_outcome{};        // handed over by whoever completed the warp collective it waited at
   std::uint64_t cluster_phase = 0;   // the cluster barrier phase it waits for, or last arrived at
+  std::uint64_t priority = 0;        // schedule pct: the highest runnable runs (sched/schedule.hpp)
 
  private:
   static void entry(void* self);
@@ -46,15 +48,18 @@ class fiber {
 class fiber_queue {
  public:
   bool empty() const { return head_ == nullptr; }
+  std::size_t size() const { return size_; }
   void push_back(fiber* f) {
     f->next = nullptr;
     if (tail_ != nullptr) tail_->next = f; else head_ = f;
     tail_ = f;
+    ++size_;
   }
   void push_front(fiber* f) {
     f->next = head_;
     head_ = f;
     if (tail_ == nullptr) tail_ = f;
+    ++size_;
   }
   fiber* pop_front() {
     fiber* f = head_;
@@ -62,6 +67,7 @@ class fiber_queue {
       head_ = f->next;
       if (head_ == nullptr) tail_ = nullptr;
       f->next = nullptr;
+      --size_;
     }
     return f;
   }
@@ -70,12 +76,40 @@ class fiber_queue {
     if (other.empty()) return;
     if (tail_ != nullptr) tail_->next = other.head_; else head_ = other.head_;
     tail_ = other.tail_;
+    size_ += other.size_;
     other.head_ = other.tail_ = nullptr;
+    other.size_ = 0;
+  }
+  // Removes the fiber at `index` (< size()), walking to it: for schedule
+  // policies other than in-order, which are for debugging.
+  fiber* take_at(std::size_t index) {
+    if (index == 0) return pop_front();
+    fiber* before = head_;
+    for (std::size_t i = 1; i < index; ++i) before = before->next;
+    fiber* f = before->next;
+    before->next = f->next;
+    if (tail_ == f) tail_ = before;
+    f->next = nullptr;
+    --size_;
+    return f;
+  }
+  // The index of the fiber of the highest priority (the first of equals).
+  std::size_t index_of_highest_priority() const {
+    std::size_t best = 0, i = 0;
+    std::uint64_t highest = 0;
+    for (const fiber* f = head_; f != nullptr; f = f->next, ++i) {
+      if (i == 0 || f->priority > highest) {
+        highest = f->priority;
+        best = i;
+      }
+    }
+    return best;
   }
 
  private:
   fiber* head_ = nullptr;
   fiber* tail_ = nullptr;
+  std::size_t size_ = 0;
 };
 
 }  // namespace cusim::detail

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 
 #include <fmt/format.h>
+
+#include "sched/grid.hpp"
+#include "sched/schedule.hpp"
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/asan_interface.h>
 #endif
@@ -50,6 +54,8 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   block_idx_ = grid.block_index(linear);
   thread_count_ = grid.threads_per_block();
   next_thread_ = 0;
+  starter_queued = false;
+  choose_thread_order();
   exited_ = 0;
   thread_exited_.assign(thread_count_, false);
   partial_barriers_.clear();
@@ -77,9 +83,25 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   fibers.clear();
 }
 
+void block_state::choose_thread_order() {
+  thread_order_.clear();
+  const schedule_policy& policy = active_schedule();
+  if (policy.kind == schedule_kind::in_order) return;
+  thread_order_.resize(thread_count_);
+  for (unsigned int i = 0; i < thread_count_; ++i) thread_order_[i] = i;
+  if (policy.kind == schedule_kind::reverse) {
+    std::reverse(thread_order_.begin(), thread_order_.end());
+    return;
+  }
+  schedule_random random(policy.seed ^ (grid_->serial() << 32) ^ (linear_ * 0xd6e8feb86659fd93ull));
+  for (unsigned int i = thread_count_; i > 1; --i) std::swap(thread_order_[i - 1], thread_order_[random.below(i)]);
+}
+
 bool block_state::take_thread(thread_context& thread) {
   if (next_thread_ >= thread_count_) return false;
-  const unsigned int t = next_thread_++;
+  const unsigned int taken = next_thread_++;
+  if (thread.linear_tid == UINT_MAX) starter_queued = false;  // the fresh fiber has started
+  const unsigned int t = thread_order_.empty() ? taken : thread_order_[taken];
   const dim3 dim = grid_->shape().block;
   // Loop fibers take consecutive threads: step the index instead of dividing.
   if (t != 0 && thread.block == this && thread.linear_tid + 1 == t) {

@@ -33,6 +33,10 @@ class block_state {
   // Gives the next unstarted thread to `thread`; false when all have started.
   bool take_thread(thread_context& thread);
   bool has_unstarted_threads() const { return next_thread_ < thread_count_; }
+  // Threads not started and no fresh fiber queued to start them: a fiber
+  // that waits must hand them to a new one (worker::start_fiber_for).
+  bool needs_starter() const { return has_unstarted_threads() && !starter_queued; }
+  bool starter_queued = false;  // a fresh fiber is queued for its next thread
   // Records the exit of thread `linear_tid`; collectives of its warp that
   // waited only for it complete into `woken`. Returns true when it was the
   // block's last thread.
@@ -100,6 +104,10 @@ class block_state {
   std::uint64_t linear_ = 0;
   unsigned int thread_count_ = 0;
   unsigned int next_thread_ = 0;
+  // The order threads start in under a schedule policy other than in-order
+  // (sched/schedule.hpp); empty: by index.
+  std::vector<unsigned int> thread_order_;
+  void choose_thread_order();
   unsigned int exited_ = 0;
 
   std::vector<warp_state> warps_;

@@ -13,6 +13,7 @@
 #include "fiber/fiber.hpp"
 #include "sched/block.hpp"
 #include "sched/worker.hpp"
+#include "sched/schedule.hpp"
 #include "support/diagnostics.hpp"
 
 namespace cusim::detail {
@@ -147,6 +148,7 @@ extern "C" [[noreturn]] void __assert_fail(const char* assertion, const char* fi
     std::fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line,
                  function, t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x, t.thread_idx.y,
                  t.thread_idx.z, assertion);
+    note_schedule_for_replay();
     std::fflush(stderr);
     t.block->grid().abort(cudaErrorAssert);
     w->abandon_thread();

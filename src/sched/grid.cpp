@@ -4,6 +4,13 @@
 
 namespace cusim::detail {
 
+namespace {
+std::uint64_t next_serial() {
+  static std::atomic<std::uint64_t> serial{0};
+  return serial.fetch_add(1, std::memory_order_relaxed);
+}
+}  // namespace
+
 grid_job::grid_job(const launch_shape& shape, kernel_invocation invocation, kernel_info& kernel,
                    std::size_t shared_limit)
     : shape_(shape),
@@ -11,7 +18,14 @@ grid_job::grid_job(const launch_shape& shape, kernel_invocation invocation, kern
       kernel_(kernel),
       block_count_(std::uint64_t{shape.grid.x} * shape.grid.y * shape.grid.z),
       threads_per_block_(shape.block.x * shape.block.y * shape.block.z),
-      shared_limit_(shared_limit) {}
+      shared_limit_(shared_limit),
+      serial_(next_serial()),
+      scheduled_(!schedule_is_default()) {
+  if (scheduled_) {
+    const std::uint64_t per_cluster = std::uint64_t{shape.cluster.x} * shape.cluster.y * shape.cluster.z;
+    block_order_ = start_order(per_cluster == 0 ? block_count_ : block_count_ / per_cluster, serial_);
+  }
+}
 
 uint3 grid_job::block_index(std::uint64_t linear) const {
   const std::uint64_t gx = shape_.grid.x, gy = shape_.grid.y;

@@ -11,6 +11,8 @@
 
 #include <cusim/detail/kernel_call.hpp>
 
+#include "sched/schedule.hpp"
+
 namespace cusim::detail {
 
 struct kernel_info;
@@ -47,11 +49,17 @@ class grid_job {
   // Static plus dynamic shared memory one block may use.
   std::size_t shared_limit() const { return shared_limit_; }
 
-  // Hands out the next block's linear index; false when all are taken.
+  // Grids in the order they were made: seeds their schedule (sched/schedule.hpp).
+  std::uint64_t serial() const { return serial_; }
+
+  // Hands out the next block's linear index, in the schedule's order; false
+  // when all are taken.
   bool take_block(std::uint64_t& linear) {
     if (aborted()) return false;
     linear = next_block_.fetch_add(1, std::memory_order_relaxed);
-    return linear < block_count_;
+    if (linear >= block_count_) return false;
+    if (scheduled_) linear = block_order_(linear);
+    return true;
   }
   uint3 block_index(std::uint64_t linear) const;
 
@@ -62,7 +70,9 @@ class grid_job {
   bool take_cluster(std::uint64_t& cluster) {
     if (aborted()) return false;
     cluster = next_block_.fetch_add(1, std::memory_order_relaxed);
-    return cluster < block_count_ / cluster_blocks();
+    if (cluster >= block_count_ / cluster_blocks()) return false;
+    if (scheduled_) cluster = block_order_(cluster);
+    return true;
   }
   std::uint64_t cluster_block_linear(std::uint64_t cluster, unsigned int rank) const;
 
@@ -107,6 +117,9 @@ class grid_job {
   unsigned int threads_per_block_;
   std::size_t shared_limit_;
   std::atomic<std::uint64_t> next_block_{0};
+  std::uint64_t serial_;
+  bool scheduled_;            // a schedule policy other than in-order
+  start_order block_order_;  // then: the order clusters (blocks) start in
   std::atomic<bool> aborted_{false};
   std::atomic<cudaError_t> error_{cudaSuccess};
   grid_job* root_ = this;

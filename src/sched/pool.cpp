@@ -6,7 +6,10 @@ namespace cusim::detail {
 
 worker_pool::worker_pool(unsigned int workers) {
   if (workers == 0) workers = 1;
-  for (unsigned int i = 0; i < workers; ++i) workers_.push_back(std::make_unique<worker>());
+  for (unsigned int i = 0; i < workers; ++i) {
+    workers_.push_back(std::make_unique<worker>());
+    workers_.back()->set_index(i);
+  }
   for (unsigned int i = 1; i < workers; ++i) helpers_.emplace_back([this, i] { helper_main(i); });
   watchdog_ = std::make_unique<stall_watchdog>(workers_);
 }

@@ -1,5 +1,6 @@
 #include "sched/watchdog.hpp"
 
+#include "sched/schedule.hpp"
 #include "support/diagnostics.hpp"
 #include "support/env.hpp"
 
@@ -80,6 +81,7 @@ void stall_watchdog::check(const grid_job& grid, std::size_t index, sample& s,
   const uint3 t = thread_index(grid, a.thread_linear.load(std::memory_order_relaxed));
   if (now - s.last_switch >= limit_ && !s.reported_running) {
     s.reported_running = true;
+    note_schedule_for_replay();
     report("kernel {}: block ({},{},{}), thread ({},{},{}) has run for {} s without reaching a point where another "
            "thread can run (a barrier, a warp collective, an atomic, a fence, __nanosleep). If it waits for another "
            "thread through a plain or volatile variable, that thread cannot run before it yields: put __nanosleep() "
@@ -88,6 +90,7 @@ void stall_watchdog::check(const grid_job& grid, std::size_t index, sample& s,
            grid.kernel_name(), b.x, b.y, b.z, t.x, t.y, t.z, seconds(s.last_switch));
   } else if (now - s.last_exit >= limit_ && s.switching_checks >= 2 && !s.reported_spinning) {
     s.reported_spinning = true;
+    note_schedule_for_replay();
     report("kernel {}: no thread of the blocks on worker {} has finished for {} s, though they keep switching (at "
            "barriers, atomics or sleeps; now block ({},{},{}), thread ({},{},{})): they may wait for something that "
            "nothing will do: another thread that cannot go on, the host (a kernel cannot see what the host does "

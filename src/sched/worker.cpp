@@ -42,6 +42,15 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
   grid_barrier_.waiters = fiber_queue{};
   primary_resident_ = 0;
   this_worker = this;
+  scheduled_ = !schedule_is_default();
+  if (scheduled_) {
+    const schedule_policy& policy = active_schedule();
+    random_ = schedule_random(policy.seed ^ (grid.serial() * 0x9e3779b97f4a7c15ull) ^ (std::uint64_t{index_} << 48));
+    picks_ = 0;
+    // pct: depth-1 change points among the first picks, about 8 a thread.
+    const std::uint64_t horizon = 1 + 8 * grid.block_count() * grid.threads_per_block();
+    for (unsigned int i = 0; i < 8; ++i) change_points_[i] = i + 1 < policy.depth ? 1 + random_.below(horizon) : 0;
+  }
   activity_.busy.store(true, std::memory_order_relaxed);
   for (;;) {
     if (grid.aborted() && !resident_.empty()) {
@@ -54,7 +63,7 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
     while (primary_resident_ + grid.cluster_blocks() <= settings_.resident_blocks && grid.take_cluster(cluster)) {
       admit_cluster(grid, cluster);
     }
-    if (fiber* f = ready_.pop_front()) {
+    if (fiber* f = pick_next()) {
       resume(*f);
       continue;
     }
@@ -114,6 +123,7 @@ void worker::start_fiber_for(block_state& block, bool run_next) {
   f->thread.block = &block;
   f->thread.linear_tid = UINT_MAX;  // no previous thread to step from
   block.fibers.push_back(f);
+  block.starter_queued = true;
   if (run_next) ready_.push_front(f); else ready_.push_back(f);
 }
 
@@ -226,6 +236,7 @@ void worker::fail_grid(const std::string& problem) {
   report("kernel {}: block ({},{},{}), thread ({},{},{}): {} The grid stops (cudaErrorLaunchFailure).",
          t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x, t.thread_idx.y,
          t.thread_idx.z, problem);
+  note_schedule_for_replay();
   t.block->grid().abort(cudaErrorLaunchFailure);
 }
 
@@ -318,7 +329,7 @@ void worker::partial_barrier(unsigned int first, unsigned int count) {
 void worker::wait_until_woken(fiber& self, block_state& block) {
   // The threads it may wait for may not have started: a loop fiber runs
   // threads one after another, so give the rest of the block a fiber.
-  if (block.has_unstarted_threads()) start_fiber_for(block, /*run_next=*/true);
+  if (block.needs_starter()) start_fiber_for(block, /*run_next=*/true);
   switch_away(self);
   if (block.grid().aborted()) abandon_thread();
 }
@@ -338,6 +349,7 @@ void worker::release_grid_barrier_if_complete() {
 }
 
 void worker::report_hang() {
+  note_schedule_for_replay();
   if (grid_barrier_.arrived != 0) {
     report("kernel {}: {} of the grid's {} threads that have not exited wait at grid.sync(); the others cannot "
            "reach it:",
@@ -374,8 +386,32 @@ void worker::resume(fiber& f) {
   current_thread = nullptr;
 }
 
-void worker::switch_away(fiber& self) {
-  fiber* next = ready_.pop_front();
+fiber* worker::pick_next() {
+  if (!scheduled_ || ready_.empty()) return ready_.pop_front();
+  const schedule_policy& policy = active_schedule();
+  ++picks_;
+  switch (policy.kind) {
+    case schedule_kind::reverse: return ready_.take_at(ready_.size() - 1);
+    case schedule_kind::random: return ready_.take_at(random_.below(ready_.size()));
+    case schedule_kind::pct:
+      // At a change point the thread that just gave way drops below every other.
+      for (std::uint64_t point : change_points_) {
+        if (point == picks_ && running_ != nullptr) running_->priority = policy.depth - (&point - change_points_);
+      }
+      return ready_.take_at(ready_.index_of_highest_priority());
+    case schedule_kind::in_order: break;
+  }
+  return ready_.pop_front();
+}
+
+void worker::note_thread_start(fiber& f) {
+  // Above every priority a change point gives (those are below 1000).
+  if (scheduled_) f.priority = 1000 + (random_.next() >> 1);
+}
+
+void worker::switch_away(fiber& self) { hand_over(self, pick_next()); }
+
+void worker::hand_over(fiber& self, fiber* next) {
   if (next == &self) return;
   if (next != nullptr) {
     note_running(next->thread);
@@ -407,6 +443,7 @@ void worker::report_escaped_exception(const char* what) {
   report("kernel {}: block ({},{},{}), thread ({},{},{}): a C++ exception escaped the kernel: {}",
          t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x,
          t.thread_idx.y, t.thread_idx.z, what);
+  note_schedule_for_replay();
 }
 
 void worker::fiber_loop(fiber& self) {
@@ -417,6 +454,7 @@ void worker::fiber_loop(fiber& self) {
     const void* call = kernel.call.get();
     bool published = false;
     while (!block->grid().aborted() && block->take_thread(self.thread)) {
+      note_thread_start(self);
       // The block's values change only with the block: after the first
       // thread, only threadIdx needs storing.
       if (published) {
@@ -475,7 +513,7 @@ barrier_outcome worker::barrier(int predicate) {
     ready_.push_back(&self);
   } else {
     ready_.append(woken);  // lanes of its warp whose __activemask waited for it to park
-    if (block.has_unstarted_threads()) {
+    if (block.needs_starter()) {
       // This fiber now waits with its thread; another carries on with the
       // threads not yet started (the loop-fiber scheme).
       start_fiber_for(block, /*run_next=*/true);
@@ -497,7 +535,7 @@ warp_result worker::warp_collective(const warp_call& call) {
   if (arrival == warp_state::arrival::mismatch) abandon_thread();
   report_unread_lanes(block, self.thread.linear_tid);
   ready_.append(woken);
-  if (arrival == warp_state::arrival::waiting && block.has_unstarted_threads()) start_fiber_for(block, true);
+  if (arrival == warp_state::arrival::waiting && block.needs_starter()) start_fiber_for(block, true);
   switch_away(self);
   return self.warp_outcome;
 }
@@ -544,15 +582,26 @@ void worker::spin_point() {
   if (block.grid().aborted()) abandon_thread();
   // The thread it waits for may not have started: a loop fiber runs threads
   // one after another, so give the rest of the block a fiber of their own.
-  if (block.has_unstarted_threads()) start_fiber_for(block, /*run_next=*/true);
+  if (block.needs_starter()) start_fiber_for(block, /*run_next=*/true);
   if (ready_.empty()) {
     // It yielded, though nothing else could run: for the watchdog that is a
     // thread that waits (spins), not one that never lets others run.
     bump(activity_.switches);
     return;
   }
+  if (!scheduled_) {
+    ready_.push_back(&self);
+    switch_away(self);
+    return;
+  }
+  // A spinning thread lets another run whatever the policy would choose
+  // (reverse or a high pct priority would pick it again and starve the thread
+  // it waits for, where a GPU guarantees that one progress); under pct it
+  // drops to the lowest priority.
+  if (active_schedule().kind == schedule_kind::pct) self.priority = 0;
+  fiber* next = pick_next();
   ready_.push_back(&self);
-  switch_away(self);
+  hand_over(self, next);
 }
 
 void worker::fail_warp_call(const warp_call& call, const std::string& problem) {
@@ -562,6 +611,7 @@ void worker::fail_warp_call(const warp_call& call, const std::string& problem) {
          t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x, t.thread_idx.y,
          t.thread_idx.z, t.linear_tid / lanes_per_warp, t.linear_tid % lanes_per_warp, warp_op_name(call.op),
          call.file, call.line, problem);
+  note_schedule_for_replay();
   t.block->grid().abort(cudaErrorLaunchFailure);
 }
 

@@ -17,6 +17,7 @@
 #include "sched/children.hpp"
 #include "sched/cluster.hpp"
 #include "sched/grid.hpp"
+#include "sched/schedule.hpp"
 
 namespace cusim::detail {
 
@@ -51,6 +52,8 @@ class worker {
 
   // The worker of the calling OS thread while it runs a grid.
   static worker* current();
+  // Its place in its pool: seeds its schedule generator (sched/schedule.hpp).
+  void set_index(unsigned int index) { index_ = index; }
 
   const worker_activity& activity() const { return activity_; }
 
@@ -128,9 +131,15 @@ class worker {
   // Switches from the running fiber `self` to the next ready fiber, or to the
   // worker's own context when none is ready. Returns when `self` is resumed.
   void switch_away(fiber& self);
+  // The same, to `next` (nullptr: the worker's own context).
+  void hand_over(fiber& self, fiber* next);
   // `self`, already queued where it waits, gives way until it is woken.
   void wait_until_woken(fiber& self, block_state& block);
   void resume(fiber& f);  // from the worker's own context
+  // Takes the ready fiber the schedule policy runs next, or nullptr.
+  fiber* pick_next();
+  // A thread starts on `f`: under pct, it draws its priority.
+  void note_thread_start(fiber& f);
 
   void note_running(const thread_context& t);
 
@@ -149,6 +158,12 @@ class worker {
   std::vector<block_state*> blocks_to_finish_;
   bool finishing_blocks_ = false;
   worker_settings settings_{};
+  unsigned int index_ = 0;
+  // Schedule policies other than in-order (sched/schedule.hpp).
+  bool scheduled_ = false;
+  schedule_random random_;
+  std::uint64_t picks_ = 0;
+  std::uint64_t change_points_[8] = {};  // pct: picks at which the running thread drops to the lowest priority
   // grid.sync() of the cooperative grid this worker runs (alone).
   struct {
     std::uint64_t arrived = 0;
