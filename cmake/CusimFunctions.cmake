@@ -8,7 +8,7 @@
 # .cu sources are compiled by cusim-cc (with the target's include directories
 # and compile definitions, the build type's -O/-g, and CUSIM_FLAGS, which take
 # nvcc's options); other sources by the C++ compiler as usual. The target links
-# cusim::runtime. Header dependencies of .cu files are tracked through
+# cusim::runtime (cusim::runtime_race with CUSIM_FLAGS --check=race). Header dependencies of .cu files are tracked through
 # cusim-cc's -MD output. ARCH sets the device profile the program models by
 # default (as nvcc's -arch; CUSIM_DEVICE overrides it at run time).
 include_guard(GLOBAL)
@@ -67,12 +67,24 @@ function(_cusim_compile_sources target arch)
   set(${target}_cusim_sources ${sources} PARENT_SCOPE)
 endfunction()
 
+# The runtime a target links: the race-checking one (and ThreadSanitizer's)
+# when its CUSIM_FLAGS ask for --check=race.
+function(_cusim_link_runtime target scope)
+  cmake_parse_arguments(ARG "" "" "CUSIM_FLAGS" ${ARGN})
+  if("--check=race" IN_LIST ARG_CUSIM_FLAGS)
+    target_link_libraries(${target} ${scope} cusim::runtime_race)
+    target_link_options(${target} ${scope} -fsanitize=thread)
+  else()
+    target_link_libraries(${target} ${scope} cusim::runtime)
+  endif()
+endfunction()
+
 function(cusim_add_executable name)
   cmake_parse_arguments(ARG "" "ARCH" "" ${ARGN})
   add_executable(${name})
   _cusim_compile_sources(${name} "${ARG_ARCH}" ${ARG_UNPARSED_ARGUMENTS})
   target_sources(${name} PRIVATE ${${name}_cusim_sources})
-  target_link_libraries(${name} PRIVATE cusim::runtime)
+  _cusim_link_runtime(${name} PRIVATE ${ARG_UNPARSED_ARGUMENTS})
 endfunction()
 
 function(cusim_add_library name)
@@ -84,5 +96,5 @@ function(cusim_add_library name)
   add_library(${name} ${kind})
   _cusim_compile_sources(${name} "${ARG_ARCH}" ${ARG_UNPARSED_ARGUMENTS})
   target_sources(${name} PRIVATE ${${name}_cusim_sources})
-  target_link_libraries(${name} PUBLIC cusim::runtime)
+  _cusim_link_runtime(${name} PUBLIC ${ARG_UNPARSED_ARGUMENTS})
 endfunction()

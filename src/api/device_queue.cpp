@@ -4,6 +4,7 @@
 
 #include <cusim/profile.hpp>
 
+#include "sched/race_check.hpp"
 #include "support/diagnostics.hpp"
 #include "support/env.hpp"
 
@@ -85,20 +86,28 @@ void device_queue::start_device_thread_if_needed(unsigned int about_to_look) {
 }
 
 bool device_queue::finished(ticket t) const {
-  if (t <= all_finished_up_to_.load(std::memory_order_acquire)) return true;
+  // Race checking: the work that ran happens before what its waiter does
+  // next (TSan sees the mutex, not this class's atomics).
+  if (t <= all_finished_up_to_.load(std::memory_order_acquire)) {
+    race::acquire(this);
+    return true;
+  }
   std::lock_guard lock(mutex_);
   return unfinished_.find(t) == unfinished_.end();
 }
 
 void device_queue::wait(ticket t) {
-  if (finished(t)) return;
+  if (finished(t)) return;  // (race checking: acquired there)
   std::unique_lock lock(mutex_);
   work_done_.wait(lock, [&] { return unfinished_.find(t) == unfinished_.end(); });
 }
 
 void device_queue::wait_all() {
   const ticket last = last_submitted();
-  if (last <= all_finished_up_to_.load(std::memory_order_acquire)) return;
+  if (last <= all_finished_up_to_.load(std::memory_order_acquire)) {
+    race::acquire(this);
+    return;
+  }
   std::unique_lock lock(mutex_);
   work_done_.wait(lock, [&] { return last <= all_finished_up_to_.load(std::memory_order_acquire); });
 }
@@ -145,6 +154,7 @@ void device_queue::device_thread_main() {
     lock.unlock();
     work();
     work = nullptr;  // what it holds goes before its completion shows
+    race::release(this);
     lock.lock();
     complete(t);
     start_device_thread_if_needed(1);  // this thread takes one of the ready

@@ -25,6 +25,7 @@
 #include "api/streams.hpp"
 #include "sched/block.hpp"
 #include "sched/pool.hpp"
+#include "sched/race_check.hpp"
 #include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
 
@@ -164,6 +165,12 @@ cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
     grid_job grid(next.shape, std::move(next.invocation), *next.kernel, next.shared_limit);
     grid.depth = next.depth;
     grid.tree = &tree;
+    if (race::enabled && next.shape.cooperative && grid.block_count() * grid.threads_per_block() > 7000) {
+      grid.race_checked = false;
+      report("race checking is off for kernel {}: its cooperative launch keeps {} threads alive at once, and "
+             "ThreadSanitizer follows at most 8128. A smaller grid is checked.",
+             grid.kernel_name(), grid.block_count() * grid.threads_per_block());
+    }
     // A cooperative grid runs on one worker with every block resident, so
     // that grid.sync() waits with no thread on another OS thread to wake. A
     // worker holds at least one whole cluster.
@@ -192,7 +199,7 @@ cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
 // child may start any time after its launch: cusim starts the block's
 // children when one of its threads synchronises on them (legacy model) or
 // when all its threads have exited.
-cudaError_t launch_from_device(const launch_shape& requested, kernel_invocation invocation) {
+cudaError_t record_device_launch(const launch_shape& requested, kernel_invocation invocation, const void* race_token) {
   if (cudaError_t e = check_launch_stream(requested.stream, invocation.name, requested.file, requested.line)) return e;
   if (cudaError_t e = check_child_arguments(invocation, requested)) return e;
   block_state& block = *current_thread->block;
@@ -214,13 +221,23 @@ cudaError_t launch_from_device(const launch_shape& requested, kernel_invocation 
     return set_error(cudaErrorLaunchMaxDepthExceeded);
   }
   if (!reserve_pending_launch(*parent.tree)) return set_error(cudaErrorLaunchPendingCountExceeded);
-  child_launch child{shape, std::move(invocation), &kernel, shared_limit, depth};
+  child_launch child{shape, std::move(invocation), &kernel, shared_limit, depth, race_token};
   if (tail) {
     parent.add_tail_launch(std::move(child));
   } else {
     block.launched.push_back(std::move(child));
   }
   return cudaSuccess;
+}
+
+cudaError_t launch_from_device(const launch_shape& requested, kernel_invocation invocation) {
+  // Race checking: what the launching thread did happens before the child
+  // grid. The token is released under the thread's own identity, the
+  // bookkeeping done under the runtime's.
+  const void* token = race::fresh_token();
+  race::release(token);
+  race::runtime_scope bookkeeping;
+  return record_device_launch(requested, std::move(invocation), token);
 }
 
 }  // namespace

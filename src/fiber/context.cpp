@@ -5,10 +5,25 @@
 #include <sanitizer/common_interface_defs.h>
 #define CUSIM_ASAN 1
 #endif
-#if defined(CUSIM_SANITIZE_thread)
+#if defined(CUSIM_SANITIZE_thread) || defined(CUSIM_RACE_CHECK)
 #include <sanitizer/tsan_interface.h>
+// Exported by TSan's runtime, not declared by GCC 12's header: the calling
+// thread's (fiber's) accesses are ignored from then on.
+extern "C" void __tsan_ignore_thread_begin();
+extern "C" void __tsan_ignore_thread_end();
 #define CUSIM_TSAN 1
 #endif
+
+namespace {
+// Checking races, a switch orders nothing: CUDA's synchronisation does
+// (sched/race_check.hpp). Checking cusim itself, a switch orders the fibers
+// of one worker as their OS thread's program order does.
+#ifdef CUSIM_RACE_CHECK
+constexpr unsigned int tsan_switch_flags = __tsan_switch_to_fiber_no_sync;
+#else
+constexpr unsigned int tsan_switch_flags = 0;
+#endif
+}  // namespace
 
 namespace ctx = boost::context::detail;
 
@@ -22,6 +37,17 @@ struct execution_context::handoff {
 };
 
 execution_context::~execution_context() {
+#ifdef CUSIM_RACE_CHECK
+  if (own_ignores_) {
+    // TSan reports a fiber destroyed while it ignores accesses: end that first.
+    void* current = __tsan_get_current_fiber();
+    __tsan_switch_to_fiber(own_tsan_fiber_, __tsan_switch_to_fiber_no_sync);
+    __tsan_ignore_thread_end();
+    __tsan_switch_to_fiber(current, __tsan_switch_to_fiber_no_sync);
+  }
+  if (thread_tsan_fiber_ != nullptr && tsan_fiber_ == thread_tsan_fiber_) tsan_fiber_ = own_tsan_fiber_;
+  if (thread_tsan_fiber_ != nullptr) __tsan_destroy_fiber(thread_tsan_fiber_);
+#endif
 #ifdef CUSIM_TSAN
   // Only fibers this context created; an OS thread's own belongs to TSan.
   if (tsan_fiber_ != nullptr && is_fiber_) __tsan_destroy_fiber(tsan_fiber_);
@@ -42,6 +68,14 @@ void execution_context::prepare(void* stack_bottom, std::size_t stack_size, void
 #ifdef CUSIM_TSAN
   if (tsan_fiber_ == nullptr) tsan_fiber_ = __tsan_create_fiber(0);
 #endif
+#ifdef CUSIM_RACE_CHECK
+  // A thread abandoned (assert, a stopped grid) leaves its identity behind.
+  if (thread_tsan_fiber_ != nullptr) {
+    tsan_fiber_ = own_tsan_fiber_;
+    __tsan_destroy_fiber(thread_tsan_fiber_);
+    thread_tsan_fiber_ = nullptr;
+  }
+#endif
 }
 
 void execution_context::switch_to(execution_context& to) {
@@ -51,9 +85,40 @@ void execution_context::switch_to(execution_context& to) {
 #endif
 #ifdef CUSIM_TSAN
   if (tsan_fiber_ == nullptr) tsan_fiber_ = __tsan_get_current_fiber();
-  __tsan_switch_to_fiber(to.tsan_fiber_, 0);
+  __tsan_switch_to_fiber(to.tsan_fiber_, tsan_switch_flags);
 #endif
   arrived(ctx::jump_fcontext(to.suspended_, &h));
+}
+
+void execution_context::begin_race_identity([[maybe_unused]] const char* name) {
+#ifdef CUSIM_RACE_CHECK
+  thread_tsan_fiber_ = __tsan_create_fiber(0);
+  __tsan_set_fiber_name(thread_tsan_fiber_, name);
+#endif
+}
+
+void execution_context::enter_race_identity() {
+#ifdef CUSIM_RACE_CHECK
+  if (thread_tsan_fiber_ == nullptr) return;  // a thread not checked
+  tsan_fiber_ = thread_tsan_fiber_;
+  __tsan_switch_to_fiber(tsan_fiber_, __tsan_switch_to_fiber_no_sync);
+#endif
+}
+
+void execution_context::leave_race_identity() {
+#ifdef CUSIM_RACE_CHECK
+  if (thread_tsan_fiber_ == nullptr) return;
+  tsan_fiber_ = own_tsan_fiber_;
+  __tsan_switch_to_fiber(tsan_fiber_, __tsan_switch_to_fiber_no_sync);
+#endif
+}
+
+void execution_context::end_race_identity() {
+#ifdef CUSIM_RACE_CHECK
+  if (in_race_identity()) leave_race_identity();
+  __tsan_destroy_fiber(thread_tsan_fiber_);
+  thread_tsan_fiber_ = nullptr;
+#endif
 }
 
 void execution_context::arrived(ctx::transfer_t transfer) {
@@ -75,6 +140,14 @@ void execution_context::trampoline(ctx::transfer_t transfer) {
   auto* h = static_cast<handoff*>(transfer.data);
   execution_context* self = h->to;
   self->arrived(transfer);
+#ifdef CUSIM_RACE_CHECK
+  // The fiber's own identity runs only cusim's code: TSan ignores it.
+  if (!self->own_ignores_) {
+    self->own_tsan_fiber_ = self->tsan_fiber_;
+    __tsan_ignore_thread_begin();
+    self->own_ignores_ = true;
+  }
+#endif
   self->entry_(self->arg_);
   __builtin_unreachable();  // entry functions never return
 }

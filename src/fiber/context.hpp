@@ -23,6 +23,15 @@ class execution_context {
   // Returns when some context switches back to this one.
   void switch_to(execution_context& to);
 
+  // Race checking (sched/race_check.hpp): the running fiber makes a TSan
+  // identity for one CUDA thread, named `name`, switches to it and back,
+  // and destroys it. Its own identity ignores accesses (cusim's bookkeeping).
+  void begin_race_identity(const char* name);
+  void end_race_identity();
+  void enter_race_identity();
+  void leave_race_identity();
+  bool in_race_identity() const { return thread_tsan_fiber_ != nullptr && tsan_fiber_ == thread_tsan_fiber_; }
+
  private:
   struct handoff;
   static void trampoline(boost::context::detail::transfer_t transfer);
@@ -36,6 +45,9 @@ class execution_context {
   std::size_t stack_size_ = 0;
   void* asan_fake_stack_ = nullptr;
   void* tsan_fiber_ = nullptr;
+  void* own_tsan_fiber_ = nullptr;     // race checking: the fiber's own identity
+  void* thread_tsan_fiber_ = nullptr;  // and its CUDA thread's, while it has one
+  bool own_ignores_ = false;
   bool is_fiber_ = false;  // prepared on a stack of ours, not an OS thread's own
 };
 

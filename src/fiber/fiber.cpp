@@ -1,5 +1,9 @@
 #include "fiber/fiber.hpp"
 
+#include <sys/mman.h>
+
+#include <cstdint>
+
 #include "sched/worker.hpp"
 
 namespace cusim::detail {
@@ -16,6 +20,24 @@ void fiber::reset() {
 void fiber::entry(void* self) {
   auto* f = static_cast<fiber*>(self);
   f->owner_.fiber_loop(*f);
+}
+
+std::size_t fiber::fresh_stack_window() {
+  constexpr std::uintptr_t page = 4096;
+  // The first window starts well below the caller's frame: its callees' frames fit above.
+  constexpr std::size_t margin = 4 * page;
+  const auto bottom = reinterpret_cast<std::uintptr_t>(stack_.bottom());
+  const auto frame = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+  const std::size_t usable = frame - margin > bottom ? frame - margin - bottom : 0;
+  const std::size_t windows = usable / race_stack_window_bytes;
+  if (windows < 2) return margin;  // a small stack (CUSIM_STACK_SIZE): no fresh windows
+  if (race_window + 1 >= windows) {
+    // Every window used: map fresh pages over all (TSan forgets them), start again.
+    const std::uintptr_t top = (frame - margin) & ~(page - 1);
+    mmap(stack_.bottom(), top - bottom, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    race_window = 0;
+  }
+  return margin + race_stack_window_bytes * race_window++;
 }
 
 }  // namespace cusim::detail

@@ -29,6 +29,15 @@ class fiber {
   bool stack_holds(const void* p) const {
     return p >= stack_.bottom() && p < stack_.top();
   }
+  // Race checking: the fiber runs CUDA threads one after another on one
+  // stack, and one thread's locals must not be taken for another's. Each
+  // thread's frames start in a window of the stack no thread used since
+  // ThreadSanitizer last forgot it: returns how far below the caller's frame
+  // that window begins. When the windows run out, fresh pages are mapped
+  // over them all (which also clears TSan's record) and they start again.
+  static constexpr std::size_t race_stack_window_bytes = 64 * 1024;
+  static constexpr std::size_t race_stack_windows = 128;
+  std::size_t fresh_stack_window();
 
   execution_context context;
   thread_context thread{};          // the CUDA thread this fiber runs now
@@ -36,7 +45,10 @@ class fiber {
   barrier_outcome barrier_result{};  // handed over by whoever released the barrier it waited at
   warp_result warp_outcome{};        // handed over by whoever completed the warp collective it waited at
   std::uint64_t cluster_phase = 0;   // the cluster barrier phase it waits for, or last arrived at
+  unsigned int race_window = 0;      // race checking: the stack window of its next thread
+  std::size_t race_stack_offset = 0;  // and how far below fiber_loop's frame the running thread's begins
   std::uint64_t priority = 0;        // schedule pct: the highest runnable runs (sched/schedule.hpp)
+  const void* race_token = nullptr;  // race checking: the token of the occasion it waits at (sched/race_check.hpp)
 
  private:
   static void entry(void* self);

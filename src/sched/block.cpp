@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sched/grid.hpp"
+#include "sched/race_check.hpp"
 #include "sched/schedule.hpp"
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/asan_interface.h>
@@ -62,6 +63,9 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   barrier_arrived_ = 0;
   barrier_true_ = 0;
   barrier_waiters_ = fiber_queue{};
+  barrier_race_token = race::fresh_token();
+  previous_ended_race_token = ended_race_token;
+  ended_race_token = race::fresh_token();
   const unsigned int warp_count = (thread_count_ + lanes_per_warp - 1) / lanes_per_warp;
   warps_.resize(warp_count);
   for (unsigned int w = 0; w < warp_count; ++w) {
@@ -135,7 +139,10 @@ bool block_state::thread_exited(unsigned int linear_tid, fiber_queue& woken) {
 bool block_state::partial_barrier_arrive(fiber& self, unsigned int first, unsigned int count, fiber_queue& woken) {
   auto it = std::find_if(partial_barriers_.begin(), partial_barriers_.end(),
                          [&](const partial_barrier& b) { return b.first == first && b.count == count; });
-  if (it == partial_barriers_.end()) it = partial_barriers_.insert(partial_barriers_.end(), {first, count, 0, {}});
+  if (it == partial_barriers_.end()) {
+    it = partial_barriers_.insert(partial_barriers_.end(), {first, count, 0, {}, race::fresh_token()});
+  }
+  self.race_token = it->race_token;
   ++it->arrived;
   it->waiters.push_back(&self);
   const std::size_t before = partial_barriers_.size();
@@ -174,6 +181,7 @@ bool block_state::barrier_arrive(fiber& self, int predicate, fiber_queue& woken,
 
 void block_state::release_barrier(fiber_queue& woken, barrier_outcome& outcome) {
   outcome = barrier_outcome{barrier_true_, barrier_arrived_};
+  barrier_race_token = race::fresh_token();  // the next barrier's
   barrier_arrived_ = 0;
   barrier_true_ = 0;
   for (warp_state& w : warps_) w.barrier_released();

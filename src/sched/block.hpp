@@ -37,6 +37,12 @@ class block_state {
   // that waits must hand them to a new one (worker::start_fiber_for).
   bool needs_starter() const { return has_unstarted_threads() && !starter_queued; }
   bool starter_queued = false;  // a fresh fiber is queued for its next thread
+  // Race checking: the token of the __syncthreads now gathering
+  // (sched/race_check.hpp), and the ones its threads release when they end:
+  // the block before it in this place (its shared memory) ended before it began.
+  const void* barrier_race_token = nullptr;
+  const void* ended_race_token = nullptr;
+  const void* previous_ended_race_token = nullptr;
   // Records the exit of thread `linear_tid`; collectives of its warp that
   // waited only for it complete into `woken`. Returns true when it was the
   // block's last thread.
@@ -115,6 +121,7 @@ class block_state {
   struct partial_barrier {
     unsigned int first, count, arrived;
     fiber_queue waiters;
+    const void* race_token;  // race checking
   };
   std::vector<partial_barrier> partial_barriers_;
   std::vector<std::uint64_t> scratch_;

@@ -27,6 +27,7 @@ class cluster_state {
   // has arrived. wait() parks `self` unless `phase` has completed.
   std::uint64_t arrive(fiber_queue& woken);
   bool passed(std::uint64_t phase) const { return completed_ > phase; }
+  std::uint64_t phase() const { return completed_; }  // the one arrivals join now
   void park(fiber& self, std::uint64_t phase);
   void thread_exited(fiber_queue& woken);
 

@@ -13,6 +13,7 @@
 #include "fiber/fiber.hpp"
 #include "sched/block.hpp"
 #include "sched/worker.hpp"
+#include "sched/race_check.hpp"
 #include "sched/schedule.hpp"
 #include "support/diagnostics.hpp"
 
@@ -94,17 +95,26 @@ std::uint64_t cluster_last_arrival() {
   return current_thread->self->cluster_phase;
 }
 void* cluster_map_shared(void* address, unsigned int rank, const char* file, unsigned int line) {
+  race::runtime_scope bookkeeping;
   return device_worker("cluster.map_shared_rank()").cluster_map_shared(address, rank, file, line);
 }
 unsigned int cluster_query_rank(const void* address) {
+  race::runtime_scope bookkeeping;
   return device_worker("cluster.query_shared_rank()").cluster_query_rank(address);
 }
 
 CUSIM_THREAD_LOCAL unsigned int atomics_since_spin_point = 0;
 
+void note_progress_point_in_runtime() {
+  if ((++atomics_since_spin_point & 63u) == 0) spin_point();
+}
+
 void spin_point() {
   // Atomics and fences may run outside kernels too (host code): nothing to do there.
-  if (worker* w = worker::current(); w != nullptr && current_thread != nullptr) w->spin_point();
+  if (worker* w = worker::current(); w != nullptr && current_thread != nullptr) {
+    race::runtime_scope bookkeeping;
+    w->spin_point();
+  }
 }
 
 warp_result warp_collective(const warp_call& call) {
@@ -112,6 +122,7 @@ warp_result warp_collective(const warp_call& call) {
 }
 
 void* shared_slot(shared_site& site) {
+  race::runtime_scope bookkeeping;
   worker& w = device_worker("a __shared__ variable");
   block_state& block = *current_thread->block;
   if (void* p = block.shared_slot(site)) return p;

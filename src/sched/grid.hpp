@@ -25,6 +25,7 @@ struct child_launch {
   kernel_info* kernel;
   std::size_t shared_limit;
   unsigned int depth;  // the nesting depth the grid will run at
+  const void* race_token = nullptr;  // race checking: released by the launching thread
 };
 
 // What a launch from the host and every grid it launches share. Launches
@@ -105,6 +106,18 @@ class grid_job {
   void add_tail_launch(child_launch child);
   std::vector<child_launch> take_tail_launches();
 
+  // Race checking (sched/race_check.hpp): what happens before the grid's
+  // threads start (the host's work, or the launching thread's), and what
+  // its threads' work happens before (the tree's completion, waits for children).
+  // False for a cooperative grid too big to check: every thread of it lives
+  // at once, and ThreadSanitizer keeps at most 8128 alive.
+  bool race_checked = true;
+  const void* race_start_token() const { return race_start_ != nullptr ? race_start_ : this; }
+  void set_race_start_token(const void* token) { race_start_ = token; }
+  const void* race_done_token() const {
+    return tree != nullptr ? static_cast<const void*>(tree) : reinterpret_cast<const char*>(root_) + 1;
+  }
+
   // True the first time it is asked about a call site: reports about the
   // grid's code that every warp or block would repeat are made once.
   bool first_report_at(const char* file, unsigned int line);
@@ -123,6 +136,7 @@ class grid_job {
   std::atomic<bool> aborted_{false};
   std::atomic<cudaError_t> error_{cudaSuccess};
   grid_job* root_ = this;
+  const void* race_start_ = nullptr;
   std::mutex tail_mutex_;
   std::vector<child_launch> tail_launches_;
   std::mutex reported_mutex_;

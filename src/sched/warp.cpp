@@ -1,5 +1,7 @@
 #include "sched/warp.hpp"
 
+#include "sched/race_check.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -233,8 +235,10 @@ warp_state::arrival warp_state::arrive(fiber& self, unsigned int lane, const war
     g.mask = active ? present_ : call.mask;
     g.file = call.file;
     g.line = call.line;
+    g.race_token = race::fresh_token();
     it = groups_.end() - 1;
   }
+  self.race_token = it->race_token;
   it->arrived |= bit(lane);
   it->values[lane] = call.value;
   it->operands[lane] = call.operand;

@@ -29,6 +29,7 @@ struct warp_group {
   std::array<unsigned int, lanes_per_warp> operands{};
   std::array<unsigned int, lanes_per_warp> widths{};
   std::array<fiber*, lanes_per_warp> fibers{};
+  const void* race_token = nullptr;  // race checking (sched/race_check.hpp)
 };
 
 // Each arrived lane's result, by CUDA's rules (PTX shfl.sync, vote.sync,

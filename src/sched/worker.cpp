@@ -8,6 +8,7 @@
 #include <cusim/profile.hpp>
 
 #include "api/kernels.hpp"
+#include "sched/race_check.hpp"
 #include "support/diagnostics.hpp"
 
 namespace cusim::detail {
@@ -40,6 +41,7 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
   grid_barrier_.arrived = 0;
   grid_barrier_.exited = 0;
   grid_barrier_.waiters = fiber_queue{};
+  grid_barrier_.race_token = race::fresh_token();
   primary_resident_ = 0;
   this_worker = this;
   scheduled_ = !schedule_is_default();
@@ -52,6 +54,8 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
     for (unsigned int i = 0; i < 8; ++i) change_points_[i] = i + 1 < policy.depth ? 1 + random_.below(horizon) : 0;
   }
   activity_.busy.store(true, std::memory_order_relaxed);
+  race::runtime_only_section runtime_only;
+  race::release(grid.race_start_token());  // what the host did before the launch happens before the kernel
   for (;;) {
     if (grid.aborted() && !resident_.empty()) {
       reclaim_aborted_blocks();
@@ -71,6 +75,7 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
     report_hang();
     grid.abort(cudaErrorLaunchFailure);
   }
+  race::acquire(grid.race_done_token());  // and the kernel before what follows its completion
   activity_.busy.store(false, std::memory_order_relaxed);
   grid_ = nullptr;
   this_worker = nullptr;
@@ -219,10 +224,16 @@ void worker::grid_barrier(const char* file, unsigned int line) {
     block.grid().abort(cudaErrorLaunchFailure);
     abandon_thread();
   }
-  ++grid_barrier_.arrived;
-  grid_barrier_.waiters.push_back(&self);
-  release_grid_barrier_if_complete();
-  wait_until_woken(self, block);
+  self.race_token = grid_barrier_.race_token;
+  {
+    race::runtime_scope bookkeeping;
+    ++grid_barrier_.arrived;
+    grid_barrier_.waiters.push_back(&self);
+    release_grid_barrier_if_complete();
+    if (block.needs_starter()) start_fiber_for(block, /*run_next=*/true);
+  }
+  wait_at_token(self);
+  if (block.grid().aborted()) abandon_thread();
 }
 
 template <class... Args>
@@ -266,8 +277,17 @@ std::uint64_t worker::cluster_arrive() {
   fiber& self = *running_;
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
+  cluster_state* cluster = nullptr;
+  {
+    race::runtime_scope bookkeeping;
+    cluster = &cluster_of(block);
+  }
+  // Race checking: the phase's token (two alternate: a thread arrives at the
+  // next phase only after it waited for this one).
+  race::release(reinterpret_cast<const char*>(cluster) + (cluster->phase() & 1));
+  race::runtime_scope bookkeeping;
   fiber_queue woken;
-  self.cluster_phase = cluster_of(block).arrive(woken);
+  self.cluster_phase = cluster->arrive(woken);
   ready_.append(woken);
   return self.cluster_phase;
 }
@@ -275,10 +295,19 @@ std::uint64_t worker::cluster_arrive() {
 void worker::cluster_wait(std::uint64_t phase) {
   fiber& self = *running_;
   block_state& block = *self.thread.block;
-  cluster_state& cluster = cluster_of(block);
-  if (cluster.passed(phase)) return;
-  cluster.park(self, phase);
-  wait_until_woken(self, block);
+  const void* token = nullptr;
+  {
+    race::runtime_scope bookkeeping;
+    cluster_state& cluster = cluster_of(block);
+    token = reinterpret_cast<const char*>(&cluster) + (phase & 1);
+    if (!cluster.passed(phase)) {
+      cluster.park(self, phase);
+      if (block.needs_starter()) start_fiber_for(block, /*run_next=*/true);
+      switch_away(self);
+    }
+  }
+  if (block.grid().aborted()) abandon_thread();
+  race::acquire(token);
 }
 
 void* worker::cluster_map_shared(void* address, unsigned int rank, const char* file, unsigned int line) {
@@ -319,11 +348,16 @@ void worker::partial_barrier(unsigned int first, unsigned int count) {
   fiber& self = *running_;
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
-  fiber_queue woken;
-  // Complete or not, the arrival is queued as a waiter: the threads leave in arrival order.
-  block.partial_barrier_arrive(self, first, count, woken);
-  ready_.append(woken);
-  wait_until_woken(self, block);
+  {
+    race::runtime_scope bookkeeping;
+    fiber_queue woken;
+    // Complete or not, the arrival is queued as a waiter: the threads leave in arrival order.
+    block.partial_barrier_arrive(self, first, count, woken);
+    ready_.append(woken);
+    if (block.needs_starter()) start_fiber_for(block, /*run_next=*/true);
+  }
+  wait_at_token(self);
+  if (block.grid().aborted()) abandon_thread();
 }
 
 void worker::wait_until_woken(fiber& self, block_state& block) {
@@ -345,6 +379,7 @@ void worker::release_grid_barrier_if_complete() {
   const std::uint64_t total = grid_->block_count() * grid_->threads_per_block();
   if (grid_barrier_.arrived == 0 || grid_barrier_.arrived + grid_barrier_.exited < total) return;
   grid_barrier_.arrived = 0;
+  grid_barrier_.race_token = race::fresh_token();
   ready_.append(grid_barrier_.waiters);
 }
 
@@ -428,7 +463,22 @@ void worker::hand_over(fiber& self, fiber* next) {
 
 bool worker::run_one_thread(void (*run_thread)(const void*), const void* call) {
   try {
+    // Race checking: the kernel's code runs under the CUDA thread's own
+    // identity, after what happened before its grid started and before
+    // what follows the grid's completion.
+    const block_state& block = *running_->thread.block;
+    if (race::enabled && running_->race_stack_offset != 0) {
+      // The kernel's frames go in the fresh window fresh_stack_window() chose.
+      volatile char* below = static_cast<char*>(__builtin_alloca(running_->race_stack_offset));
+      below[0] = 0;
+    }
+    race::enter_user(running_->context);
+    race::acquire(block.grid().race_start_token());
+    if (block.previous_ended_race_token != nullptr) race::acquire(block.previous_ended_race_token);
     run_thread(call);
+    race::release(block.grid().race_done_token());
+    race::release(block.ended_race_token);
+    race::leave_user(running_->context);
     return true;
   } catch (const std::exception& e) {
     report_escaped_exception(e.what());
@@ -455,6 +505,11 @@ void worker::fiber_loop(fiber& self) {
     bool published = false;
     while (!block->grid().aborted() && block->take_thread(self.thread)) {
       note_thread_start(self);
+      const bool race_checked = race::enabled && block->grid().race_checked;
+      if (race_checked) {
+        race::thread_begins(self.context, self.thread);
+        self.race_stack_offset = self.fresh_stack_window();  // locals of the thread before are not this one's
+      }  // locals of the thread before are not this one's
       // The block's values change only with the block: after the first
       // thread, only threadIdx needs storing.
       if (published) {
@@ -470,6 +525,7 @@ void worker::fiber_loop(fiber& self) {
         block->grid().abort(cudaErrorLaunchFailure);
         abandon_thread();
       }
+      if (race_checked) race::thread_ends(self.context);
       const unsigned int tid = self.thread.linear_tid;
       bump(activity_.exits);
       fiber_queue woken;
@@ -502,24 +558,27 @@ barrier_outcome worker::barrier(int predicate) {
   fiber& self = *running_;
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
-  fiber_queue woken;
-  barrier_outcome outcome{};
-  if (block.barrier_arrive(self, predicate, woken, outcome)) {
-    if (woken.empty()) return outcome;  // the only live thread
-    // The last to arrive lets the others go first, so that threads leave a
-    // barrier in the order they reached it.
-    ready_.append(woken);
-    self.barrier_result = outcome;
-    ready_.push_back(&self);
-  } else {
-    ready_.append(woken);  // lanes of its warp whose __activemask waited for it to park
-    if (block.needs_starter()) {
-      // This fiber now waits with its thread; another carries on with the
-      // threads not yet started (the loop-fiber scheme).
-      start_fiber_for(block, /*run_next=*/true);
+  self.race_token = block.barrier_race_token;
+  {
+    race::runtime_scope bookkeeping;
+    fiber_queue woken;
+    barrier_outcome outcome{};
+    if (block.barrier_arrive(self, predicate, woken, outcome)) {
+      // The last to arrive lets the others go first, so that threads leave a
+      // barrier in the order they reached it.
+      ready_.append(woken);
+      self.barrier_result = outcome;
+      ready_.push_back(&self);
+    } else {
+      ready_.append(woken);  // lanes of its warp whose __activemask waited for it to park
+      if (block.needs_starter()) {
+        // This fiber now waits with its thread; another carries on with the
+        // threads not yet started (the loop-fiber scheme).
+        start_fiber_for(block, /*run_next=*/true);
+      }
     }
   }
-  switch_away(self);
+  wait_at_token(self);
   return self.barrier_result;
 }
 
@@ -527,17 +586,28 @@ warp_result worker::warp_collective(const warp_call& call) {
   fiber& self = *running_;
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
-  // The checks and the arrival keep their strings in functions of their
-  // own: abandon_thread() drops this frame without unwinding it.
-  if (!warp_call_is_valid(call)) abandon_thread();
-  fiber_queue woken;
-  const auto arrival = arrive_at_warp_collective(call, woken);
-  if (arrival == warp_state::arrival::mismatch) abandon_thread();
-  report_unread_lanes(block, self.thread.linear_tid);
-  ready_.append(woken);
-  if (arrival == warp_state::arrival::waiting && block.needs_starter()) start_fiber_for(block, true);
-  switch_away(self);
+  {
+    race::runtime_scope bookkeeping;
+    // The checks and the arrival keep their strings in functions of their
+    // own: abandon_thread() drops this frame without unwinding it.
+    if (!warp_call_is_valid(call)) abandon_thread();
+    fiber_queue woken;
+    const auto arrival = arrive_at_warp_collective(call, woken);
+    if (arrival == warp_state::arrival::mismatch) abandon_thread();
+    report_unread_lanes(block, self.thread.linear_tid);
+    ready_.append(woken);
+    if (arrival == warp_state::arrival::waiting && block.needs_starter()) start_fiber_for(block, true);
+  }
+  wait_at_token(self);
   return self.warp_outcome;
+}
+
+void worker::wait_at_token(fiber& self) {
+  // Race checking: what every participant did before arriving happens
+  // before what any does after leaving (sched/race_check.hpp).
+  race::release(self.race_token);
+  switch_away(self);
+  race::acquire(self.race_token);
 }
 
 bool worker::warp_call_is_valid(const warp_call& call) {

@@ -135,6 +135,9 @@ class worker {
   void hand_over(fiber& self, fiber* next);
   // `self`, already queued where it waits, gives way until it is woken.
   void wait_until_woken(fiber& self, block_state& block);
+  // The same for a wait whose participants order their work (race checking:
+  // releases and acquires self.race_token around the wait).
+  void wait_at_token(fiber& self);
   void resume(fiber& f);  // from the worker's own context
   // Takes the ready fiber the schedule policy runs next, or nullptr.
   fiber* pick_next();
@@ -169,6 +172,7 @@ class worker {
     std::uint64_t arrived = 0;
     std::uint64_t exited = 0;
     fiber_queue waiters;
+    const void* race_token = nullptr;  // race checking
   } grid_barrier_;
 };
 

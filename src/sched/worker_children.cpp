@@ -4,6 +4,7 @@
 // blocks that waited for their children.
 #include <algorithm>
 
+#include "sched/race_check.hpp"
 #include "sched/worker.hpp"
 
 namespace cusim::detail {
@@ -48,6 +49,7 @@ void worker::advance(launch_sequence& sequence) {
   auto grid = std::make_unique<grid_job>(next.shape, std::move(next.invocation), *next.kernel, next.shared_limit);
   grid->depth = next.depth;
   grid->nest_under(sequence.block->grid());
+  grid->set_race_start_token(next.race_token);
   grid->sequence = &sequence;
   sequence.running = std::move(grid);
   sequence.resident = 0;
@@ -87,9 +89,13 @@ void worker::wait_for_block_children() {
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   if (block.launched.empty() && block.children == nullptr) return;
-  launch_sequence& sequence = start_children(block);
-  sequence.waiters.push_back(&self);
-  wait_until_woken(self, block);
+  {
+    race::runtime_scope bookkeeping;
+    launch_sequence& sequence = start_children(block);
+    sequence.waiters.push_back(&self);
+    wait_until_woken(self, block);
+  }
+  race::acquire(block.grid().race_done_token());  // the children's work happens before what follows
 }
 
 }  // namespace cusim::detail

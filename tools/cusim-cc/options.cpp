@@ -30,6 +30,8 @@ Builds CUDA programs for the CPU with cusim. Accepts nvcc's options (long forms 
   --use_fast_math, -ftz=, -prec-div=, -prec-sqrt=, -fmad=, -maxrregcount N, -res-usage,
   -t N, -m64   accepted; GPU-only, nothing to do on the CPU (-v says so)
   --default-stream legacy|per-thread   per-thread: the NULL stream is each host thread's own
+  --check=race   build with ThreadSanitizer: data races between CUDA threads are reported with both
+                 threads' coordinates and source lines (docs/debugging.md)
   -v  -dryrun  -keep  --version  --help
 Macros: __CUDACC__, __NVCC__, __CUDACC_VER_MAJOR__/MINOR/BUILD, __CUDA_ARCH_LIST__, __CUSIM__.
 __CUDA_ARCH__ is left undefined, as in nvcc's host pass: each function is compiled once,
@@ -168,6 +170,10 @@ class parser {
                is(a, "--diag-suppress") || is(a, "-keep-dir") || is(a, "-Werror")) {
       const std::string flag = a.substr(0, a.find('='));
       ignore(flag + " " + value_of(a, flag));
+    } else if (is(a, "--check")) {
+      const std::string v = value_of(a, "--check");
+      if (v != "race") usage_error("--check " + v + ": the checks are: race");
+      o_.check_race = true;
     } else if (is(a, "--default-stream")) {
       // nvcc's per-thread default stream is a macro the runtime header reads.
       const std::string v = value_of(a, "--default-stream");

@@ -34,6 +34,9 @@ struct options {
   bool extended_lambda = false;
   bool relaxed_constexpr = false;
 
+  // --check=race: built with ThreadSanitizer, linked with libcusim-race.
+  bool check_race = false;
+
   std::vector<std::string> preprocessor_flags;  // -I -D -U -isystem -include
   std::vector<std::string> compile_flags;       // -O -g -W, host compiler options
   std::vector<std::string> link_flags;     // -L -l -Xlinker

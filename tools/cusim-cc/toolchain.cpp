@@ -50,11 +50,19 @@ toolchain locate_toolchain(const options& o) {
   if (const fs::path prefix = installed_prefix(); !prefix.empty()) {
     const fs::path include = prefix / CUSIM_CC_INSTALL_INCLUDEDIR;
     t.include_dirs = {(include / "cusim-cuda").string(), include.string()};
-    t.link_libraries = {(prefix / CUSIM_CC_INSTALL_LIBDIR / "libcusim.a").string()};
+    t.link_libraries = {(prefix / CUSIM_CC_INSTALL_LIBDIR / (o.check_race ? "libcusim-race.a" : "libcusim.a")).string()};
     for (const auto& lib : split(CUSIM_CC_SYSTEM_LIBRARIES, '|')) t.link_libraries.push_back(lib);
   } else {
     t.include_dirs = split(CUSIM_CC_INCLUDE_DIRS, ';');
-    t.link_libraries = split(CUSIM_CC_LINK_LIBRARIES, '|');
+    t.link_libraries = split(o.check_race ? CUSIM_CC_RACE_LINK_LIBRARIES : CUSIM_CC_LINK_LIBRARIES, '|');
+  }
+  if (o.check_race) {
+    if (t.link_libraries.empty() || t.link_libraries.front().empty()) {
+      std::cerr << "cusim-cc: --check=race needs libcusim-race, which a sanitizer build of cusim does not make\n";
+      std::exit(2);
+    }
+    // The program's own code is what TSan checks; -g gives its reports source lines.
+    t.sanitize_flags = {"-fsanitize=thread", "-g", "-Wno-tsan"};
   }
   notice(o, std::string("headers from ") + t.include_dirs.front());
   return t;

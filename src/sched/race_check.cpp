@@ -1,0 +1,63 @@
+// Only in the race-checking runtime (race_check.hpp).
+#ifdef CUSIM_RACE_CHECK
+#include "sched/race_check.hpp"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdio>
+
+#include <sanitizer/tsan_interface.h>
+// Exported by TSan's runtime, not declared by GCC 12's header: the calling
+// thread's (fiber's) accesses are ignored from then on.
+extern "C" void __tsan_ignore_thread_begin();
+extern "C" void __tsan_ignore_thread_end();
+
+#include <cusim/detail/builtins.hpp>
+
+#include "fiber/context.hpp"
+#include "fiber/fiber.hpp"
+#include "sched/block.hpp"
+#include "sched/grid.hpp"
+
+namespace cusim::detail::race {
+
+namespace {
+constexpr std::size_t token_count = std::size_t{1} << 20;
+char tokens[token_count];  // application memory, as TSan needs of a sync address
+std::atomic<std::size_t> next_token{0};
+}  // namespace
+
+const void* fresh_token() { return &tokens[next_token.fetch_add(1, std::memory_order_relaxed) % token_count]; }
+
+void release(const void* token) { __tsan_release(const_cast<void*>(token)); }
+void acquire(const void* token) { __tsan_acquire(const_cast<void*>(token)); }
+
+void thread_begins(execution_context& context, const thread_context& t) {
+  char name[160];
+  std::snprintf(name, sizeof name, "kernel %s block (%u,%u,%u) thread (%u,%u,%u)",
+                t.block->grid().kernel_name().c_str(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x,
+                t.thread_idx.y, t.thread_idx.z);
+  context.begin_race_identity(name);
+}
+
+void thread_ends(execution_context& context) { context.end_race_identity(); }
+void enter_user(execution_context& context) { context.enter_race_identity(); }
+void leave_user(execution_context& context) { context.leave_race_identity(); }
+
+runtime_only_section::runtime_only_section() { __tsan_ignore_thread_begin(); }
+runtime_only_section::~runtime_only_section() { __tsan_ignore_thread_end(); }
+
+runtime_scope::runtime_scope() {
+  if (current_thread == nullptr || current_thread->self == nullptr) return;
+  execution_context& context = current_thread->self->context;
+  if (!context.in_race_identity()) return;
+  context.leave_race_identity();
+  switched_ = &context;
+}
+
+runtime_scope::~runtime_scope() {
+  if (switched_ != nullptr) switched_->enter_race_identity();
+}
+
+}  // namespace cusim::detail::race
+#endif

@@ -1,0 +1,80 @@
+// Planted races for cusim-cc --check=race, one per case (argv[1]); CTest
+// checks each report names the line and both threads, and that the correct
+// versions report nothing.
+#include <cstdio>
+#include <cstring>
+#include <cuda_runtime.h>
+
+constexpr int threads = 128;
+
+// A tree reduction in shared memory.
+__global__ void tree_sum(const int* in, int* out, bool with_barriers) {
+  __shared__ int partial[threads];
+  partial[threadIdx.x] = in[blockIdx.x * threads + threadIdx.x];
+  if (with_barriers) __syncthreads();
+  for (int stride = threads / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride) partial[threadIdx.x] += partial[threadIdx.x + stride];
+    if (with_barriers) __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+}
+
+// A global counter: plain increments race, atomics do not.
+__global__ void count(int* counter, bool atomic) {
+  if (atomic) {
+    atomicAdd(counter, 1);
+  } else {
+    *counter += 1;
+  }
+}
+
+// A warp reduction through shuffles: nothing shared, no race.
+__global__ void warp_sum(const int* in, int* out) {
+  int v = in[blockIdx.x * threads + threadIdx.x];
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);
+  if (threadIdx.x % 32 == 0) atomicAdd(out, v);
+}
+
+// The last block to finish sums the others' results, ordered by a fence and
+// an atomic counter (the threadFenceReduction pattern): correct.
+__global__ void last_block_sums(const int* in, int* partials, unsigned int* done, int* total) {
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = in[blockIdx.x];
+    __threadfence();
+    const unsigned int finished = atomicInc(done, gridDim.x);
+    if (finished == gridDim.x - 1) {
+      int sum = 0;
+      for (unsigned int b = 0; b < gridDim.x; ++b) sum += partials[b];
+      *total = sum;
+    }
+  }
+}
+
+int main(int argc, char** argv) {
+  const char* which = argc > 1 ? argv[1] : "";
+  const int blocks = 4;
+  int* in;
+  int* out;
+  unsigned int* done;
+  cudaMallocManaged(&in, blocks * threads * sizeof(int));
+  cudaMallocManaged(&out, blocks * sizeof(int) + sizeof(int));
+  cudaMallocManaged(&done, sizeof(unsigned int));
+  for (int i = 0; i < blocks * threads; ++i) in[i] = 1;
+  std::memset(out, 0, blocks * sizeof(int) + sizeof(int));
+  *done = 0;
+  if (std::strcmp(which, "missing-barrier") == 0 || std::strcmp(which, "tree") == 0) {
+    tree_sum<<<blocks, threads>>>(in, out, std::strcmp(which, "tree") == 0);
+  } else if (std::strcmp(which, "counter") == 0 || std::strcmp(which, "atomic-counter") == 0) {
+    count<<<blocks, threads>>>(out, std::strcmp(which, "atomic-counter") == 0);
+  } else if (std::strcmp(which, "warp") == 0) {
+    warp_sum<<<blocks, threads>>>(in, out);
+  } else if (std::strcmp(which, "fence") == 0) {
+    last_block_sums<<<blocks, threads>>>(in, out + 1, done, out);
+  } else {
+    std::printf("usage: reductions missing-barrier|tree|counter|atomic-counter|warp|fence\n");
+    return 2;
+  }
+  cudaDeviceSynchronize();
+  std::printf("%s: first result %d\n", which, out[0]);
+  return 0;
+}
