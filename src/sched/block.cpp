@@ -64,6 +64,7 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   barrier_true_ = 0;
   barrier_waiters_ = fiber_queue{};
   barrier_race_token = race::fresh_token();
+  barrier_file = nullptr;
   previous_ended_race_token = ended_race_token;
   ended_race_token = race::fresh_token();
   const unsigned int warp_count = (thread_count_ + lanes_per_warp - 1) / lanes_per_warp;
@@ -182,6 +183,7 @@ bool block_state::barrier_arrive(fiber& self, int predicate, fiber_queue& woken,
 void block_state::release_barrier(fiber_queue& woken, barrier_outcome& outcome) {
   outcome = barrier_outcome{barrier_true_, barrier_arrived_};
   barrier_race_token = race::fresh_token();  // the next barrier's
+  barrier_file = nullptr;
   barrier_arrived_ = 0;
   barrier_true_ = 0;
   for (warp_state& w : warps_) w.barrier_released();

@@ -29,6 +29,7 @@ class block_state {
   std::uint64_t linear_index() const { return linear_; }
   unsigned int thread_count() const { return thread_count_; }
   unsigned int exited_threads() const { return exited_; }
+  unsigned int barrier_arrivals() const { return barrier_arrived_; }  // waiting at __syncthreads now
 
   // Gives the next unstarted thread to `thread`; false when all have started.
   bool take_thread(thread_context& thread);
@@ -41,6 +42,11 @@ class block_state {
   // (sched/race_check.hpp), and the ones its threads release when they end:
   // the block before it in this place (its shared memory) ended before it began.
   const void* barrier_race_token = nullptr;
+  // The call site and thread of the first arrival at the barrier now
+  // gathering (synchronisation checks); null file: none yet, or unknown.
+  const char* barrier_file = nullptr;
+  unsigned int barrier_line = 0;
+  uint3 barrier_first_thread{};
   const void* ended_race_token = nullptr;
   const void* previous_ended_race_token = nullptr;
   // Records the exit of thread `linear_tid`; collectives of its warp that

@@ -72,7 +72,9 @@ bool in_constant_memory(const void* p) {
   return at < it->first + it->second;
 }
 
-barrier_outcome block_barrier(int predicate) { return device_worker("__syncthreads").barrier(predicate); }
+barrier_outcome block_barrier(int predicate, const char* file, unsigned int line) {
+  return device_worker("__syncthreads").barrier(predicate, file, line);
+}
 
 void grid_barrier(const char* file, unsigned int line) { device_worker("grid.sync()").grid_barrier(file, line); }
 

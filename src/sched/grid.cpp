@@ -63,9 +63,9 @@ std::vector<child_launch> grid_job::take_tail_launches() {
   return std::move(tail_launches_);
 }
 
-bool grid_job::first_report_at(const char* file, unsigned int line) {
+bool grid_job::first_report_at(const char* file, unsigned int line, int kind) {
   std::lock_guard lock(reported_mutex_);
-  return reported_sites_.emplace(file, line).second;
+  return reported_sites_.emplace(file, line, kind).second;
 }
 
 }  // namespace cusim::detail

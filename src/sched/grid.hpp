@@ -6,6 +6,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -120,7 +121,8 @@ class grid_job {
 
   // True the first time it is asked about a call site: reports about the
   // grid's code that every warp or block would repeat are made once.
-  bool first_report_at(const char* file, unsigned int line);
+  // `kind` tells apart different reports about one call site.
+  bool first_report_at(const char* file, unsigned int line, int kind = 0);
 
  private:
   launch_shape shape_;
@@ -140,7 +142,7 @@ class grid_job {
   std::mutex tail_mutex_;
   std::vector<child_launch> tail_launches_;
   std::mutex reported_mutex_;
-  std::set<std::pair<const char*, unsigned int>> reported_sites_;
+  std::set<std::tuple<const char*, unsigned int, int>> reported_sites_;
 };
 
 }  // namespace cusim::detail

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
 #include <exception>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "api/kernels.hpp"
 #include "sched/race_check.hpp"
 #include "support/diagnostics.hpp"
+#include "support/env.hpp"
 
 namespace cusim::detail {
 
@@ -26,6 +28,18 @@ namespace cusim::detail {
 
 namespace {
 CUSIM_THREAD_LOCAL worker* this_worker = nullptr;
+
+// CUSIM_CHECKS=fatal: a synchronisation check that fires stops the grid (for CI).
+bool checks_are_fatal() {
+  static const bool fatal = [] {
+    const auto value = env_string("CUSIM_CHECKS");
+    if (value && *value != "fatal" && *value != "warn") {
+      report("CUSIM_CHECKS='{}' is not one of warn (the default) or fatal; using warn", *value);
+    }
+    return value && *value == "fatal";
+  }();
+  return fatal;
+}
 }
 
 worker* worker::current() { return this_worker; }
@@ -539,6 +553,7 @@ void worker::fiber_loop(fiber& self) {
         block_done = true;
         break;
       }
+      check_exit_during_barrier(*block, tid);
       block->release_if_exits_completed(woken);
       report_unread_lanes(*block, tid);
       ready_.append(woken);
@@ -554,13 +569,14 @@ void worker::fiber_loop(fiber& self) {
   }
 }
 
-barrier_outcome worker::barrier(int predicate) {
+barrier_outcome worker::barrier(int predicate, const char* file, unsigned int line) {
   fiber& self = *running_;
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   self.race_token = block.barrier_race_token;
   {
     race::runtime_scope bookkeeping;
+    check_barrier_arrival(block, file, line);
     fiber_queue woken;
     barrier_outcome outcome{};
     if (block.barrier_arrive(self, predicate, woken, outcome)) {
@@ -600,6 +616,56 @@ warp_result worker::warp_collective(const warp_call& call) {
   }
   wait_at_token(self);
   return self.warp_outcome;
+}
+
+void worker::check_barrier_arrival(block_state& block, const char* file, unsigned int line) {
+  if (file == nullptr) return;
+  const thread_context& t = running_->thread;
+  grid_job& grid = block.grid();
+  if (block.barrier_file == nullptr) {
+    block.barrier_file = file;
+    block.barrier_line = line;
+    block.barrier_first_thread = t.thread_idx;
+  } else if ((block.barrier_line != line || std::strcmp(block.barrier_file, file) != 0) &&
+             grid.first_report_at(file, line, /*kind: two sites*/ 1)) {
+    const uint3 b = t.block_idx, first = block.barrier_first_thread;
+    check_failed(grid, fmt::format(
+        "kernel {}: block ({},{},{}): thread ({},{},{}) reaches __syncthreads at {}:{} while thread ({},{},{}) waits "
+        "at the one at {}:{}. From sm_70 on a GPU counts them as one barrier and goes on (so does cusim); older "
+        "GPUs hang, and code that expects each barrier to order its own part of the kernel is wrong.",
+        grid.kernel_name(), b.x, b.y, b.z, t.thread_idx.x, t.thread_idx.y, t.thread_idx.z, file, line, first.x,
+        first.y, first.z, block.barrier_file, block.barrier_line));
+  }
+  if (block.exited_threads() > 0 && grid.first_report_at(file, line, /*kind: threads gone*/ 2)) {
+    const uint3 b = t.block_idx;
+    check_failed(grid, fmt::format(
+        "kernel {}: block ({},{},{}): thread ({},{},{}) waits at __syncthreads at {}:{}, but {} of the block's {} "
+        "threads have exited without reaching it (an early return?). From sm_70 on exited threads do not hold a "
+        "barrier and the block goes on (so does cusim), but what they would have written before it is missing.",
+        grid.kernel_name(), b.x, b.y, b.z, t.thread_idx.x, t.thread_idx.y, t.thread_idx.z, file, line,
+        block.exited_threads(), block.thread_count()));
+  }
+}
+
+void worker::check_exit_during_barrier(block_state& block, unsigned int linear_tid) {
+  if (block.barrier_arrivals() == 0 || block.barrier_file == nullptr) return;
+  grid_job& grid = block.grid();
+  if (!grid.first_report_at(block.barrier_file, block.barrier_line, /*kind: threads gone*/ 2)) return;
+  const uint3 b = block.block_idx();
+  const dim3 d = grid.shape().block;
+  check_failed(grid, fmt::format(
+      "kernel {}: block ({},{},{}): thread ({},{},{}) exits without reaching the __syncthreads at {}:{} where {} "
+      "threads of the block wait (an early return?). From sm_70 on exited threads do not hold a barrier and the "
+      "block goes on (so does cusim), but what they would have written before it is missing.",
+      grid.kernel_name(), b.x, b.y, b.z, linear_tid % d.x, linear_tid / d.x % d.y, linear_tid / (d.x * d.y),
+      block.barrier_file, block.barrier_line, block.barrier_arrivals()));
+}
+
+void worker::check_failed(grid_job& grid, const std::string& problem) {
+  const bool fatal = checks_are_fatal();
+  report("{}{}", problem, fatal ? " CUSIM_CHECKS=fatal: the grid stops (cudaErrorLaunchFailure)." : "");
+  note_schedule_for_replay();
+  if (fatal) grid.abort(cudaErrorLaunchFailure);
 }
 
 void worker::wait_at_token(fiber& self) {

@@ -58,7 +58,7 @@ class worker {
   const worker_activity& activity() const { return activity_; }
 
   // Called by device code on a fiber of this worker.
-  barrier_outcome barrier(int predicate);
+  barrier_outcome barrier(int predicate, const char* file = nullptr, unsigned int line = 0);
   void grid_barrier(const char* file, unsigned int line);
   void partial_barrier(unsigned int first, unsigned int count);
   // Clusters: the barrier (split into arrival and wait) and distributed shared memory.
@@ -114,6 +114,12 @@ class worker {
   void finish_block_now(block_state& block);
   void reclaim_aborted_blocks();
   void report_hang();
+  // Synchronisation checks at a barrier (docs/debugging.md): reached from
+  // two call sites, or with threads of the block already gone.
+  void check_barrier_arrival(block_state& block, const char* file, unsigned int line);
+  void check_exit_during_barrier(block_state& block, unsigned int linear_tid);
+  // Reports a check that fired; under CUSIM_CHECKS=fatal the grid stops.
+  void check_failed(grid_job& grid, const std::string& problem);
   // A thread of a cooperative grid exited: it no longer holds grid.sync().
   void grid_thread_exited();
   void release_grid_barrier_if_complete();

@@ -19,7 +19,8 @@ struct barrier_outcome {
   unsigned int true_count;
   unsigned int arrived;
 };
-barrier_outcome block_barrier(int predicate);
+// `file`/`line`: the call site, for reports (null: unknown).
+barrier_outcome block_barrier(int predicate, const char* file = nullptr, unsigned int line = 0);
 
 // The barrier of threads [first, first + count) of the block (a tile of
 // cooperative groups larger than a warp), and 8 bytes of scratch a thread

@@ -11,15 +11,22 @@
 #include <cusim/detail/device_api.hpp>
 #include <cusim/detail/progress.hpp>
 
-inline void __syncthreads() { cusim::detail::block_barrier(0); }
-inline int __syncthreads_count(int predicate) {
-  return static_cast<int>(cusim::detail::block_barrier(predicate).true_count);
+// The call site comes along (defaults evaluated where the kernel calls), for
+// the reports of a barrier reached from two places or with threads gone.
+inline void __syncthreads(const char* file = __builtin_FILE(), unsigned int line = __builtin_LINE()) {
+  cusim::detail::block_barrier(0, file, line);
 }
-inline int __syncthreads_and(int predicate) {
-  const auto outcome = cusim::detail::block_barrier(predicate);
+inline int __syncthreads_count(int predicate, const char* file = __builtin_FILE(),
+                               unsigned int line = __builtin_LINE()) {
+  return static_cast<int>(cusim::detail::block_barrier(predicate, file, line).true_count);
+}
+inline int __syncthreads_and(int predicate, const char* file = __builtin_FILE(), unsigned int line = __builtin_LINE()) {
+  const auto outcome = cusim::detail::block_barrier(predicate, file, line);
   return outcome.true_count == outcome.arrived;
 }
-inline int __syncthreads_or(int predicate) { return cusim::detail::block_barrier(predicate).true_count != 0; }
+inline int __syncthreads_or(int predicate, const char* file = __builtin_FILE(), unsigned int line = __builtin_LINE()) {
+  return cusim::detail::block_barrier(predicate, file, line).true_count != 0;
+}
 
 // Fences are full fences; a loop of them is how some code waits for a flag,
 // so they are progress points too.
