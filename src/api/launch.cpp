@@ -166,10 +166,13 @@ cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
     grid.depth = next.depth;
     grid.tree = &tree;
     if (race::enabled && next.shape.cooperative && grid.block_count() * grid.threads_per_block() > 7000) {
-      grid.race_checked = false;
-      report("race checking is off for kernel {}: its cooperative launch keeps {} threads alive at once, and "
-             "ThreadSanitizer follows at most 8128. A smaller grid is checked.",
+      // Every thread of a cooperative grid is alive at once, each a fiber
+      // ThreadSanitizer must follow, and it follows at most 8128.
+      report("race checking cannot run kernel {}: its cooperative launch keeps {} threads alive at once, and "
+             "ThreadSanitizer follows at most 8128. The launch fails with cudaErrorNotSupported; check the kernel "
+             "with a smaller grid.",
              grid.kernel_name(), grid.block_count() * grid.threads_per_block());
+      return cudaErrorNotSupported;
     }
     // A cooperative grid runs on one worker with every block resident, so
     // that grid.sync() waits with no thread on another OS thread to wake. A
@@ -178,7 +181,11 @@ cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
     const unsigned int cluster_blocks = grid.cluster_blocks();
     const unsigned int resident = shape.cooperative ? unsigned(grid.block_count())
                                                     : std::max(resident_blocks_per_worker(), cluster_blocks);
-    const worker_settings settings{fiber_stack_bytes(), resident, std::max(1u, resident_blocks_per_worker()),
+    // Race checking gives each CUDA thread a fresh window of its fiber's
+    // stack (fiber::fresh_stack_window): many windows, committed only when used.
+    const std::size_t stack_bytes =
+        race::enabled ? fiber::race_stack_windows * fiber::race_stack_window_bytes : fiber_stack_bytes();
+    const worker_settings settings{stack_bytes, resident, std::max(1u, resident_blocks_per_worker()),
                                    p.shared_mem_per_block_optin + 4096, current_device()};
     pool_of_size(worker_count()).run(grid, settings, shape.cooperative ? 1u : worker_count());
 
@@ -265,9 +272,9 @@ cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invoc
     tree.serial = next_tree.fetch_add(1, std::memory_order_relaxed);
     const cudaError_t outcome = run_launch_tree(*launch, tree);
     forget_device_objects(tree.serial);
-    // A grid refused at run time (static shared memory too large) fails its
-    // own launch, not the context.
-    if (outcome == cudaErrorInvalidValue) defer_launch_error(outcome);
+    // A grid refused at run time (static shared memory too large; too big to
+    // check for races) fails its own launch, not the context.
+    if (outcome == cudaErrorInvalidValue || outcome == cudaErrorNotSupported) defer_launch_error(outcome);
   };
   // Like a GPU launch: a fault shows up at the next synchronisation.
   return enqueue(shape.stream, std::move(run), cudaGraphNodeTypeKernel, false, "a kernel launch");

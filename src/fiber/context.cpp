@@ -99,7 +99,6 @@ void execution_context::begin_race_identity([[maybe_unused]] const char* name) {
 
 void execution_context::enter_race_identity() {
 #ifdef CUSIM_RACE_CHECK
-  if (thread_tsan_fiber_ == nullptr) return;  // a thread not checked
   tsan_fiber_ = thread_tsan_fiber_;
   __tsan_switch_to_fiber(tsan_fiber_, __tsan_switch_to_fiber_no_sync);
 #endif
@@ -107,7 +106,6 @@ void execution_context::enter_race_identity() {
 
 void execution_context::leave_race_identity() {
 #ifdef CUSIM_RACE_CHECK
-  if (thread_tsan_fiber_ == nullptr) return;
   tsan_fiber_ = own_tsan_fiber_;
   __tsan_switch_to_fiber(tsan_fiber_, __tsan_switch_to_fiber_no_sync);
 #endif

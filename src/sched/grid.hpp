@@ -110,9 +110,6 @@ class grid_job {
   // Race checking (sched/race_check.hpp): what happens before the grid's
   // threads start (the host's work, or the launching thread's), and what
   // its threads' work happens before (the tree's completion, waits for children).
-  // False for a cooperative grid too big to check: every thread of it lives
-  // at once, and ThreadSanitizer keeps at most 8128 alive.
-  bool race_checked = true;
   const void* race_start_token() const { return race_start_ != nullptr ? race_start_ : this; }
   void set_race_start_token(const void* token) { race_start_ = token; }
   const void* race_done_token() const {

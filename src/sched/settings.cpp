@@ -10,8 +10,6 @@
 #include <driver_types.h>
 
 #include "api/limits.hpp"
-#include "fiber/fiber.hpp"
-#include "sched/race_check.hpp"
 #include "support/env.hpp"
 
 namespace cusim {
@@ -44,9 +42,6 @@ unsigned int resident_blocks_per_worker() {
 unsigned long fiber_stack_bytes() {
   static const long from_env = detail::env_positive("CUSIM_STACK_SIZE", 0);
   if (from_env > 0) return static_cast<unsigned long>(from_env);
-  // Race checking gives each CUDA thread a fresh window of its fiber's stack
-  // (fiber::fresh_stack_window): many windows, committed only when used.
-  if (detail::race::enabled) return detail::fiber::race_stack_windows * detail::fiber::race_stack_window_bytes;
   std::size_t cuda_stack = 0;
   detail::read_limit(cudaLimitStackSize, cuda_stack);
   return 64 * 1024 + 16 * cuda_stack;

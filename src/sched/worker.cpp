@@ -519,8 +519,7 @@ void worker::fiber_loop(fiber& self) {
     bool published = false;
     while (!block->grid().aborted() && block->take_thread(self.thread)) {
       note_thread_start(self);
-      const bool race_checked = race::enabled && block->grid().race_checked;
-      if (race_checked) {
+      if (race::enabled) {
         race::thread_begins(self.context, self.thread);
         self.race_stack_offset = self.fresh_stack_window();  // locals of the thread before are not this one's
       }  // locals of the thread before are not this one's
@@ -539,7 +538,7 @@ void worker::fiber_loop(fiber& self) {
         block->grid().abort(cudaErrorLaunchFailure);
         abandon_thread();
       }
-      if (race_checked) race::thread_ends(self.context);
+      race::thread_ends(self.context);
       const unsigned int tid = self.thread.linear_tid;
       bump(activity_.exits);
       fiber_queue woken;
@@ -626,10 +625,12 @@ void worker::check_barrier_arrival(block_state& block, const char* file, unsigne
     block.barrier_file = file;
     block.barrier_line = line;
     block.barrier_first_thread = t.thread_idx;
-  } else if ((block.barrier_line != line || std::strcmp(block.barrier_file, file) != 0) &&
-             grid.first_report_at(file, line, /*kind: two sites*/ 1)) {
+  } else if (block.barrier_line != line ||
+             (block.barrier_file != file && std::strcmp(block.barrier_file, file) != 0)) {
+    // (The test above costs every arrival at the same site two compares; a
+    // string compare only for two copies of one file's name.)
     const uint3 b = t.block_idx, first = block.barrier_first_thread;
-    check_failed(grid, fmt::format(
+    if (grid.first_report_at(file, line, /*kind: two sites*/ 1)) check_failed(grid, fmt::format(
         "kernel {}: block ({},{},{}): thread ({},{},{}) reaches __syncthreads at {}:{} while thread ({},{},{}) waits "
         "at the one at {}:{}. From sm_70 on a GPU counts them as one barrier and goes on (so does cusim); older "
         "GPUs hang, and code that expects each barrier to order its own part of the kernel is wrong.",
