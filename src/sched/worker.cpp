@@ -435,8 +435,8 @@ void worker::resume(fiber& f) {
   current_thread = nullptr;
 }
 
-fiber* worker::pick_next() {
-  if (!scheduled_ || ready_.empty()) return ready_.pop_front();
+fiber* worker::pick_scheduled() {
+  if (ready_.empty()) return nullptr;
   const schedule_policy& policy = active_schedule();
   ++picks_;
   switch (policy.kind) {
@@ -453,12 +453,10 @@ fiber* worker::pick_next() {
   return ready_.pop_front();
 }
 
-void worker::note_thread_start(fiber& f) {
+void worker::draw_priority(fiber& f) {
   // Above every priority a change point gives (those are below 1000).
-  if (scheduled_) f.priority = 1000 + (random_.next() >> 1);
+  f.priority = 1000 + (random_.next() >> 1);
 }
-
-void worker::switch_away(fiber& self) { hand_over(self, pick_next()); }
 
 void worker::hand_over(fiber& self, fiber* next) {
   if (next == &self) return;
@@ -575,7 +573,11 @@ barrier_outcome worker::barrier(int predicate, const char* file, unsigned int li
   self.race_token = block.barrier_race_token;
   {
     race::runtime_scope bookkeeping;
-    check_barrier_arrival(block, file, line);
+    // The usual arrival (the barrier's first site again, no thread gone) is
+    // two compares; the checks themselves only otherwise.
+    if (file != block.barrier_file || line != block.barrier_line || block.exited_threads() != 0) {
+      check_barrier_arrival(block, file, line);
+    }
     fiber_queue woken;
     barrier_outcome outcome{};
     if (block.barrier_arrive(self, predicate, woken, outcome)) {
@@ -667,14 +669,6 @@ void worker::check_failed(grid_job& grid, const std::string& problem) {
   report("{}{}", problem, fatal ? " CUSIM_CHECKS=fatal: the grid stops (cudaErrorLaunchFailure)." : "");
   note_schedule_for_replay();
   if (fatal) grid.abort(cudaErrorLaunchFailure);
-}
-
-void worker::wait_at_token(fiber& self) {
-  // Race checking: what every participant did before arriving happens
-  // before what any does after leaving (sched/race_check.hpp).
-  race::release(self.race_token);
-  switch_away(self);
-  race::acquire(self.race_token);
 }
 
 bool worker::warp_call_is_valid(const warp_call& call) {

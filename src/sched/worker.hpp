@@ -17,6 +17,7 @@
 #include "sched/children.hpp"
 #include "sched/cluster.hpp"
 #include "sched/grid.hpp"
+#include "sched/race_check.hpp"
 #include "sched/schedule.hpp"
 
 namespace cusim::detail {
@@ -136,19 +137,28 @@ class worker {
 
   // Switches from the running fiber `self` to the next ready fiber, or to the
   // worker's own context when none is ready. Returns when `self` is resumed.
-  void switch_away(fiber& self);
+  void switch_away(fiber& self) { hand_over(self, pick_next()); }
   // The same, to `next` (nullptr: the worker's own context).
   void hand_over(fiber& self, fiber* next);
   // `self`, already queued where it waits, gives way until it is woken.
   void wait_until_woken(fiber& self, block_state& block);
   // The same for a wait whose participants order their work (race checking:
   // releases and acquires self.race_token around the wait).
-  void wait_at_token(fiber& self);
+  void wait_at_token(fiber& self) {
+    race::release(self.race_token);
+    switch_away(self);
+    race::acquire(self.race_token);
+  }
   void resume(fiber& f);  // from the worker's own context
-  // Takes the ready fiber the schedule policy runs next, or nullptr.
-  fiber* pick_next();
+  // Takes the ready fiber the schedule policy runs next, or nullptr. In
+  // order (the default) it is the queue's first: inline, for the hot path.
+  fiber* pick_next() { return scheduled_ ? pick_scheduled() : ready_.pop_front(); }
+  fiber* pick_scheduled();
   // A thread starts on `f`: under pct, it draws its priority.
-  void note_thread_start(fiber& f);
+  void note_thread_start(fiber& f) {
+    if (scheduled_) draw_priority(f);
+  }
+  void draw_priority(fiber& f);
 
   void note_running(const thread_context& t);
 
