@@ -99,14 +99,14 @@ std::uint64_t schedule_random::next() {
 
 start_order::start_order(std::uint64_t count, std::uint64_t key) : count_(count == 0 ? 1 : count) {
   const schedule_policy& policy = active_schedule();
-  if (policy.kind == schedule_kind::reverse) reversed_ = true;
-  if (policy.kind != schedule_kind::random && policy.kind != schedule_kind::pct) return;
-  // i -> (a*i + b) mod n is a bijection when a and n are coprime.
-  schedule_random random(policy.seed ^ (key * 0x2545f4914f6cdd1dull));
-  offset_ = random.below(count_);
-  multiplier_ = count_ == 1 ? 1 : 1 + random.below(count_ - 1);
-  while (std::gcd(multiplier_, count_) != 1) multiplier_ = multiplier_ % (count_ - 1) + 1;
-  if (multiplier_ == 1 && offset_ == 0 && count_ > 1) offset_ = 1;  // not the in-order fast path
+  if (policy.kind == schedule_kind::reverse) {
+    multiplier_ = offset_ = count_ - 1;  // -i - 1 mod n
+  } else if (policy.kind == schedule_kind::random || policy.kind == schedule_kind::pct) {
+    schedule_random random(policy.seed ^ (key * 0x2545f4914f6cdd1dull));
+    offset_ = random.below(count_);
+    multiplier_ = count_ == 1 ? 1 : 1 + random.below(count_ - 1);
+    while (std::gcd(multiplier_, count_) != 1) multiplier_ = multiplier_ % (count_ - 1) + 1;
+  }
 }
 
 void note_schedule_for_replay() {

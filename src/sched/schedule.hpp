@@ -49,13 +49,15 @@ class start_order {
  public:
   start_order() = default;
   start_order(std::uint64_t count, std::uint64_t key);
+  // i -> (a*i + b) mod n, a bijection as a and n are coprime: a = 1, b = 0
+  // in order; a = b = n-1 reversed; drawn from the seed otherwise. The
+  // product is taken in 128 bits: a grid may have nearly 2^63 blocks.
   std::uint64_t operator()(std::uint64_t i) const {
-    return multiplier_ == 1 && offset_ == 0 ? (reversed_ ? count_ - 1 - i : i) : (multiplier_ * i + offset_) % count_;
+    return std::uint64_t((unsigned __int128){multiplier_} * i % count_ + offset_) % count_;
   }
 
  private:
   std::uint64_t count_ = 1, multiplier_ = 1, offset_ = 0;
-  bool reversed_ = false;
 };
 
 // The line a report ends with, once per process: the schedule, and the
