@@ -8,7 +8,8 @@
 # .cu sources are compiled by cusim-cc (with the target's include directories
 # and compile definitions, the build type's -O/-g, and CUSIM_FLAGS, which take
 # nvcc's options); other sources by the C++ compiler as usual. The target links
-# cusim::runtime (cusim::runtime_race with CUSIM_FLAGS --check=race). Header dependencies of .cu files are tracked through
+# cusim::runtime (cusim::runtime_race with CUSIM_FLAGS --check=race,
+# cusim::runtime_memcheck with --check=memory). Header dependencies of .cu files are tracked through
 # cusim-cc's -MD output. ARCH sets the device profile the program models by
 # default (as nvcc's -arch; CUSIM_DEVICE overrides it at run time).
 include_guard(GLOBAL)
@@ -67,13 +68,16 @@ function(_cusim_compile_sources target arch)
   set(${target}_cusim_sources ${sources} PARENT_SCOPE)
 endfunction()
 
-# The runtime a target links: the race-checking one (and ThreadSanitizer's)
-# when its CUSIM_FLAGS ask for --check=race.
+# The runtime a target links: a checking one (and its sanitizer's runtime)
+# when its CUSIM_FLAGS ask for --check=race or --check=memory.
 function(_cusim_link_runtime target scope)
   cmake_parse_arguments(ARG "" "" "CUSIM_FLAGS" ${ARGN})
   if("--check=race" IN_LIST ARG_CUSIM_FLAGS)
     target_link_libraries(${target} ${scope} cusim::runtime_race)
     target_link_options(${target} ${scope} -fsanitize=thread)
+  elseif("--check=memory" IN_LIST ARG_CUSIM_FLAGS)
+    target_link_libraries(${target} ${scope} cusim::runtime_memcheck)
+    target_link_options(${target} ${scope} -fsanitize=address)
   else()
     target_link_libraries(${target} ${scope} cusim::runtime)
   endif()

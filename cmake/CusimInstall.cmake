@@ -14,14 +14,16 @@ target_include_directories(cusim_runtime INTERFACE
 install(TARGETS cusim_runtime cusim-cc cusim-explore EXPORT cusimTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-if(TARGET cusim_runtime_race)
-  # For cusim-cc --check=race and cusim_add_executable(... CUSIM_FLAGS --check=race).
-  set_target_properties(cusim_runtime_race PROPERTIES EXPORT_NAME runtime_race)
-  target_include_directories(cusim_runtime_race INTERFACE
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/cusim-cuda>
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-  install(TARGETS cusim_runtime_race EXPORT cusimTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-endif()
+# For cusim-cc --check=race|memory and cusim_add_executable(... CUSIM_FLAGS --check=race|memory).
+foreach(check race memcheck)
+  if(TARGET cusim_runtime_${check})
+    set_target_properties(cusim_runtime_${check} PROPERTIES EXPORT_NAME runtime_${check})
+    target_include_directories(cusim_runtime_${check} INTERFACE
+      $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/cusim-cuda>
+      $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+    install(TARGETS cusim_runtime_${check} EXPORT cusimTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  endif()
+endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/cuda/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cusim-cuda)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/cusim/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cusim)
 install(EXPORT cusimTargets NAMESPACE cusim:: DESTINATION ${CUSIM_INSTALL_CMAKEDIR})

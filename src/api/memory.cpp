@@ -15,6 +15,7 @@
 #include "api/streams.hpp"
 #include "memory/allocations.hpp"
 #include "sched/worker.hpp"
+#include "support/address_check.hpp"
 #include "support/diagnostics.hpp"
 
 using namespace cusim::detail;
@@ -165,7 +166,10 @@ cudaError_t cudaFree(void* ptr) {
            ptr);
     return set_error(cudaErrorInvalidValue);
   }
-  if (!release(ptr, /*device or managed*/ true, /*pinned*/ true)) return set_error(cudaErrorInvalidValue);
+  if (!release(ptr, /*device or managed*/ true, /*pinned*/ true)) {
+    address_check::explain_bad_free("cudaFree", ptr);
+    return set_error(cudaErrorInvalidValue);
+  }
   return cudaSuccess;
 }
 
@@ -174,7 +178,10 @@ cudaError_t cudaFreeHost(void* ptr) {
   if (ptr == nullptr) return cudaSuccess;
   if (!may_wait_for_device("cudaFreeHost")) return set_error(cudaErrorNotPermitted);
   the_device().wait_all();
-  if (!release(ptr, false, true)) return set_error(cudaErrorInvalidValue);
+  if (!release(ptr, false, true)) {
+    address_check::explain_bad_free("cudaFreeHost", ptr);
+    return set_error(cudaErrorInvalidValue);
+  }
   return cudaSuccess;
 }
 

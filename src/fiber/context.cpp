@@ -1,10 +1,6 @@
 #include "fiber/context.hpp"
 
-#if defined(CUSIM_SANITIZE_address)
-#include <sanitizer/asan_interface.h>
-#include <sanitizer/common_interface_defs.h>
-#define CUSIM_ASAN 1
-#endif
+#include "support/address_check.hpp"  // defines CUSIM_ASAN where addresses are checked
 #if defined(CUSIM_SANITIZE_thread) || defined(CUSIM_RACE_CHECK)
 #include <sanitizer/tsan_interface.h>
 // Exported by TSan's runtime, not declared by GCC 12's header: the calling

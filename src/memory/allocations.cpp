@@ -7,6 +7,8 @@
 
 #include <cusim/profile.hpp>
 
+#include "support/address_check.hpp"
+
 namespace cusim::detail {
 
 namespace {
@@ -42,15 +44,19 @@ bool counts_as_device(memory_kind kind) {
   return kind == memory_kind::device || kind == memory_kind::managed;
 }
 
-// The entry containing `address`; the caller holds the mutex.
-const allocation* lookup(table& t, const void* address) {
+std::size_t rounded_size(std::size_t size) {
+  return size == 0 ? alignment : (size + alignment - 1) / alignment * alignment;
+}
+
+// The entry containing `address` (or its padding); the caller holds the mutex.
+const allocation* lookup(table& t, const void* address, bool with_padding = false) {
   const auto key = reinterpret_cast<std::uintptr_t>(address);
   auto it = t.by_base.upper_bound(key);
   if (it == t.by_base.begin()) return nullptr;
   --it;
   const allocation& a = it->second;
   // A zero-byte allocation still owns its (aligned, non-empty) block.
-  const std::size_t extent = a.size == 0 ? 1 : a.size;
+  const std::size_t extent = with_padding ? rounded_size(a.size) : a.size == 0 ? 1 : a.size;
   return key < it->first + extent ? &a : nullptr;
 }
 
@@ -62,9 +68,11 @@ void* allocate(std::size_t size, memory_kind kind) {
   const int device = current_device();
   std::size_t& in_use = t.device_bytes[device];
   if (counts_as_device(kind) && size > active_profile().total_global_mem - in_use) return nullptr;
-  const std::size_t rounded = size == 0 ? alignment : (size + alignment - 1) / alignment * alignment;
+  const std::size_t rounded = rounded_size(size);
   void* base = std::aligned_alloc(alignment, rounded);
   if (base == nullptr) return nullptr;
+  // The rounding is cusim's, not the program's: an access there is out of bounds.
+  address_check::poison(static_cast<char*>(base) + size, rounded - size);
   t.by_base.emplace(reinterpret_cast<std::uintptr_t>(base), allocation{base, size, kind, device});
   if (counts_as_device(kind)) in_use += size;
   return base;
@@ -84,10 +92,10 @@ bool release(void* base, bool accept_device_or_managed, bool accept_pinned) {
   return true;
 }
 
-std::optional<allocation> find_allocation(const void* address) {
+std::optional<allocation> find_allocation(const void* address, bool with_padding) {
   table& t = the_table();
   std::lock_guard lock(t.mutex);
-  const allocation* a = lookup(t, address);
+  const allocation* a = lookup(t, address, with_padding);
   return a ? std::optional<allocation>(*a) : std::nullopt;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <optional>
+#include <string>
 
 namespace cusim::detail {
 
@@ -27,14 +28,21 @@ void* allocate(std::size_t size, memory_kind kind);
 // accepted kinds. Returns false otherwise.
 bool release(void* base, bool accept_device_or_managed, bool accept_pinned);
 
-// The allocation containing `address`, if any.
-std::optional<allocation> find_allocation(const void* address);
+// The allocation containing `address`, if any. `with_padding`: counting
+// the padding up to the next 256-byte boundary too, where the program has no
+// business either (for reports of bad accesses).
+std::optional<allocation> find_allocation(const void* address, bool with_padding = false);
 
 // True when [address, address + bytes) lies inside one device or managed
 // allocation: memory a kernel or a device-side copy may touch.
 bool is_device_range(const void* address, std::size_t bytes);
 
 std::size_t device_bytes_in_use(int device);
+
+// Where `address` lies in the device heap (device_heap.cpp), for reports of
+// bad accesses: "4 bytes after the 16-byte block at 0x...", "inside a freed
+// block". Empty when it is not in the heap.
+std::string describe_device_heap_address(const void* address);
 
 // cudaHostRegister / cudaHostUnregister: false when the range overlaps a
 // known one, or (unregistering) `base` starts none.

@@ -1,9 +1,11 @@
 // The device heap (include/cusim/detail/device_heap.hpp): one region of
 // cudaLimitMallocHeapSize bytes, reserved when a kernel first allocates,
 // split first-fit into 16-byte-aligned blocks. A mutex guards it: device
-// code on several workers allocates at once. In AddressSanitizer builds
-// everything not handed out is poisoned, so a kernel that runs past its
-// allocation is caught.
+// code on several workers allocates at once. Where addresses are checked
+// (support/address_check.hpp) everything not handed out is poisoned, each
+// block ends in a redzone, and freed blocks wait in a quarantine before
+// they are reused, so a kernel that runs past its allocation or uses it
+// after free() is caught.
 #include <cusim/detail/device_heap.hpp>
 
 #include <sys/mman.h>
@@ -11,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <new>
@@ -20,17 +23,11 @@
 #include <driver_types.h>
 
 #include "api/limits.hpp"
+#include "memory/allocations.hpp"
 #include "sched/worker.hpp"
+#include "support/address_check.hpp"
 #include "support/diagnostics.hpp"
 
-#ifdef __SANITIZE_ADDRESS__
-#include <sanitizer/asan_interface.h>
-#define CUSIM_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
-#define CUSIM_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
-#else
-#define CUSIM_POISON(p, n) ((void)(p), (void)(n))
-#define CUSIM_UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
 
 namespace cusim::detail {
 
@@ -38,24 +35,24 @@ namespace {
 
 constexpr std::size_t heap_alignment = 16;
 
+struct heap_block {
+  std::size_t size;   // taken from the region: rounded, with the redzone
+  std::size_t bytes;  // asked for
+};
+
 class heap_region {
  public:
   // Reserves the region on first use, at the size the limit has then.
   void* allocate(std::size_t bytes) {
     std::lock_guard lock(mutex_);
     if (base_ == nullptr && !reserve()) return nullptr;
-    const std::size_t size = std::max(heap_alignment, (bytes + heap_alignment - 1) / heap_alignment * heap_alignment);
-    for (auto it = free_.begin(); it != free_.end(); ++it) {
-      if (it->second < size) continue;
-      const std::size_t offset = it->first;
-      const std::size_t left = it->second - size;
-      free_.erase(it);
-      if (left > 0) free_.emplace(offset + size, left);
-      used_.emplace(offset, size);
-      CUSIM_UNPOISON(base_ + offset, size);
-      return base_ + offset;
+    const std::size_t size = round_up(std::max<std::size_t>(bytes, 1) + address_check::redzone);
+    void* p = take(size, bytes);
+    if (p == nullptr && !quarantine_.empty()) {
+      while (!quarantine_.empty()) reuse_oldest_quarantined();
+      p = take(size, bytes);
     }
-    return nullptr;  // full, as a GPU's heap gives nullptr
+    return p;  // nullptr when full, as a GPU's heap gives
   }
 
   // False when `p` is not the start of a live allocation.
@@ -65,10 +62,77 @@ class heap_region {
     const std::size_t offset = static_cast<std::size_t>(static_cast<char*>(p) - base_);
     auto it = used_.find(offset);
     if (it == used_.end()) return false;
-    std::size_t start = offset, size = it->second;
+    const heap_block block = it->second;
     used_.erase(it);
-    CUSIM_POISON(base_ + start, size);
-    // Merge with the free neighbours.
+    address_check::poison(base_ + offset, block.size);
+    if (!address_check::enabled) {
+      make_free(offset, block.size);
+      return true;
+    }
+    quarantine_.emplace_back(offset, block);
+    quarantined_bytes_ += block.size;
+    while (quarantined_bytes_ > size_ / 4) reuse_oldest_quarantined();
+    return true;
+  }
+
+  std::string describe(const void* p) {
+    std::lock_guard lock(mutex_);
+    if (!holds(p)) return {};
+    const std::size_t offset = static_cast<std::size_t>(static_cast<const char*>(p) - base_);
+    auto describe_in = [&](std::size_t start, const heap_block& b, const char* state) {
+      return offset - start < b.bytes
+                 ? fmt::format("{} bytes into the {}-byte {}block at {}", offset - start, b.bytes, state,
+                               static_cast<void*>(base_ + start))
+                 : fmt::format("{} bytes after the {}-byte {}block at {}", offset - start - b.bytes, b.bytes, state,
+                               static_cast<void*>(base_ + start));
+    };
+    for (const auto& [start, b] : used_) {
+      if (offset - start < b.size) return describe_in(start, b, "");
+    }
+    for (const auto& [start, b] : quarantine_) {
+      if (offset - start < b.size) return describe_in(start, b, "freed ");
+    }
+    return "outside every block";
+  }
+
+  bool holds(const void* p) const {
+    const auto* c = static_cast<const char*>(p);
+    return base_ != nullptr && c >= base_ && c < base_ + size_;
+  }
+
+ private:
+  bool reserve() {
+    std::size_t bytes = 0;
+    read_limit(cudaLimitMallocHeapSize, bytes);
+    bytes = std::max(heap_alignment, round_up(bytes));
+    void* region = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (region == MAP_FAILED) return false;
+    base_ = static_cast<char*>(region);
+    size_ = bytes;
+    free_.emplace(0, bytes);
+    address_check::poison(base_, size_);
+    return true;
+  }
+
+  static std::size_t round_up(std::size_t bytes) { return (bytes + heap_alignment - 1) / heap_alignment * heap_alignment; }
+
+  // First fit for `size` bytes, of which the first `bytes` become addressable.
+  void* take(std::size_t size, std::size_t bytes) {
+    for (auto it = free_.begin(); it != free_.end(); ++it) {
+      if (it->second < size) continue;
+      const std::size_t offset = it->first;
+      const std::size_t left = it->second - size;
+      free_.erase(it);
+      if (left > 0) free_.emplace(offset + size, left);
+      used_.emplace(offset, heap_block{size, bytes});
+      address_check::unpoison(base_ + offset, bytes);
+      return base_ + offset;
+    }
+    return nullptr;
+  }
+
+  // Returns [start, start + size) to the free list, merged with its neighbours.
+  void make_free(std::size_t start, std::size_t size) {
     auto next = free_.lower_bound(start);
     if (next != free_.end() && next->first == start + size) {
       size += next->second;
@@ -83,33 +147,22 @@ class heap_region {
       }
     }
     free_.emplace(start, size);
-    return true;
   }
 
-  bool holds(const void* p) const {
-    const auto* c = static_cast<const char*>(p);
-    return base_ != nullptr && c >= base_ && c < base_ + size_;
-  }
-
- private:
-  bool reserve() {
-    std::size_t bytes = 0;
-    read_limit(cudaLimitMallocHeapSize, bytes);
-    bytes = std::max(heap_alignment, (bytes + heap_alignment - 1) / heap_alignment * heap_alignment);
-    void* region = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (region == MAP_FAILED) return false;
-    base_ = static_cast<char*>(region);
-    size_ = bytes;
-    free_.emplace(0, bytes);
-    CUSIM_POISON(base_, size_);
-    return true;
+  void reuse_oldest_quarantined() {
+    const auto [offset, block] = quarantine_.front();
+    quarantine_.pop_front();
+    quarantined_bytes_ -= block.size;
+    make_free(offset, block.size);
   }
 
   std::mutex mutex_;
   char* base_ = nullptr;
   std::size_t size_ = 0;
   std::map<std::size_t, std::size_t> free_;            // offset -> size, ordered for first fit and merging
-  std::unordered_map<std::size_t, std::size_t> used_;  // offset -> size
+  std::unordered_map<std::size_t, heap_block> used_;       // by offset
+  std::deque<std::pair<std::size_t, heap_block>> quarantine_;  // freed, by offset, oldest first
+  std::size_t quarantined_bytes_ = 0;
 };
 
 heap_region& heap() {
@@ -141,6 +194,11 @@ void device_free(void* p) noexcept {
 }
 
 bool in_device_heap(const void* p) noexcept { return heap().holds(p); }
+
+std::string describe_device_heap_address(const void* address) {
+  const std::string where = heap().describe(address);
+  return where.empty() ? where : where + " of the device heap (malloc or new in a kernel)";
+}
 
 }  // namespace cusim::detail
 

@@ -9,9 +9,7 @@
 #include "sched/grid.hpp"
 #include "sched/race_check.hpp"
 #include "sched/schedule.hpp"
-#ifdef __SANITIZE_ADDRESS__
-#include <sanitizer/asan_interface.h>
-#endif
+#include "support/address_check.hpp"
 
 namespace cusim::detail {
 
@@ -23,6 +21,9 @@ constexpr std::size_t shared_alignment = 16;
 // The arena's own alignment, so that offsets aligned for a declaration
 // (`__align__(n)`, `alignas(n)`, up to this) are aligned addresses too.
 constexpr std::size_t arena_alignment = 1024;
+// Checking addresses, each shared variable is followed by a redzone: room
+// for those of about a thousand variables.
+constexpr std::size_t redzone_room = address_check::enabled ? 64 * 1024 : 0;
 
 std::size_t align_up(std::size_t value, std::size_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -39,9 +40,11 @@ unsigned int site_id(shared_site& site) {
 }  // namespace
 
 block_state::block_state(std::size_t arena_capacity)
-    : arena_(static_cast<std::byte*>(::operator new[](std::max<std::size_t>(arena_capacity, shared_alignment),
-                                                       std::align_val_t{arena_alignment}))),
-      arena_capacity_(arena_capacity) {}
+    : arena_(static_cast<std::byte*>(::operator new[](
+          std::max<std::size_t>(arena_capacity + redzone_room, shared_alignment), std::align_val_t{arena_alignment}))),
+      arena_capacity_(arena_capacity + redzone_room) {
+  address_check::poison(arena_.get(), arena_capacity_);
+}
 
 void block_state::arena_deleter::operator()(std::byte* arena) const {
   ::operator delete[](arena, std::align_val_t{arena_alignment});
@@ -73,7 +76,11 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
     const unsigned int lanes = std::min(lanes_per_warp, thread_count_ - w * lanes_per_warp);
     warps_[w].reset(lanes == lanes_per_warp ? ~0u : (1u << lanes) - 1u);
   }
+  // Only the dynamic part is addressable until static variables get their
+  // places (beyond what an earlier block used, the arena is poisoned still).
+  address_check::poison(arena_.get(), arena_used_);
   arena_used_ = align_up(grid.shape().dynamic_shared_bytes, shared_alignment);
+  address_check::unpoison(arena_.get(), grid.shape().dynamic_shared_bytes);
   static_bytes_ = 0;
   slots_.clear();
   cluster = nullptr;
@@ -82,9 +89,6 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   launched.clear();
   children = nullptr;
   awaiting_children = false;
-#ifdef __SANITIZE_ADDRESS__
-  ASAN_UNPOISON_MEMORY_REGION(arena_.get(), arena_capacity_);
-#endif
   fibers.clear();
 }
 
@@ -220,10 +224,31 @@ void* block_state::same_place_in(block_state& peer, const void* p) {
   return nullptr;
 }
 
-void block_state::retire_shared_memory() {
-#ifdef __SANITIZE_ADDRESS__
-  ASAN_POISON_MEMORY_REGION(arena_.get(), arena_capacity_);
-#endif
+void block_state::retire_shared_memory() { address_check::poison(arena_.get(), arena_used_); }
+
+std::string block_state::describe_shared_address(const void* p) const {
+  const std::size_t offset = static_cast<std::size_t>(static_cast<const std::byte*>(p) - arena_.get());
+  const std::string owner = fmt::format("in the shared memory of block ({},{},{}){}", block_idx_.x, block_idx_.y,
+                                        block_idx_.z, finished ? ", which has finished" : "");
+  const std::size_t dynamic = grid_->shape().dynamic_shared_bytes;
+  // The nearest variable at or before the address; the dynamic part is first.
+  const slot* before = nullptr;
+  for (const slot& s : slots_) {
+    if (s.offset <= offset && (before == nullptr || s.offset > before->offset)) before = &s;
+  }
+  if (before == nullptr) {
+    if (offset < dynamic) return fmt::format("{} bytes into the dynamic (extern __shared__) part, {}", offset, owner);
+    return fmt::format("{} bytes after the {}-byte dynamic (extern __shared__) part, {}", offset - dynamic, dynamic,
+                       owner);
+  }
+  const shared_site& site = *before->site;
+  const std::size_t into = offset - before->offset;
+  if (into < site.size) {
+    return fmt::format("{} bytes into __shared__ {} ({}:{}, {} bytes), {}", into, site.name, site.file, site.line,
+                       site.size, owner);
+  }
+  return fmt::format("{} bytes after __shared__ {} ({}:{}, {} bytes), {}", into - site.size, site.name, site.file,
+                     site.line, site.size, owner);
 }
 
 std::string block_state::describe_waits() const {
@@ -243,13 +268,14 @@ void* block_state::shared_slot(shared_site& site) {
   for (const slot& s : slots_) {
     if (s.site_id == id) return arena_.get() + s.offset;
   }
-  const std::size_t offset = align_up(arena_used_, std::max(site.align, shared_alignment));
+  const std::size_t offset = align_up(arena_used_ + address_check::redzone, std::max(site.align, shared_alignment));
   const std::size_t end = offset + site.size;
   const std::size_t total = grid_->shape().dynamic_shared_bytes + static_bytes_ + site.size;
   if (total > grid_->shared_limit() || end > arena_capacity_) return nullptr;
   arena_used_ = end;
   static_bytes_ += site.size;
   slots_.push_back({&site, id, offset});
+  address_check::unpoison(arena_.get() + offset, site.size);
   return arena_.get() + offset;
 }
 

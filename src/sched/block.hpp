@@ -77,9 +77,14 @@ class block_state {
   // nullptr if `p` is in none of this block's variables.
   bool owns_shared(const void* p) const;
   void* same_place_in(block_state& peer, const void* p);
-  // After the block finishes while its cluster runs: reads of its shared
-  // memory are errors (found by AddressSanitizer in ASan builds).
+  // After the block finishes (while its cluster runs, or for good): reads of
+  // its shared memory are errors, found where addresses are checked
+  // (support/address_check.hpp).
   void retire_shared_memory();
+  // Where `p` (owned by this block) lies, for memory-error reports: "4 bytes
+  // after __shared__ tile (file:line, 1024 bytes), in the shared memory of
+  // block (0,0,0)".
+  std::string describe_shared_address(const void* p) const;
 
   // Barriers of part of the block (multi-warp tiles of cooperative groups):
   // threads [first, first + count). Completes when every one of them that

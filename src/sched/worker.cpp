@@ -195,6 +195,7 @@ void worker::finish_block_now(block_state& block) {
 // Last in finish_block: completing a child grid may complete its parent's
 // block, and so on up the tree.
 void worker::leave_resident(block_state& block) {
+  block.retire_shared_memory();
   resident_.erase(std::find(resident_.begin(), resident_.end(), &block));
   grid_job& grid = block.grid();
   --resident_count(grid);
@@ -265,8 +266,9 @@ void worker::fail_grid(const std::string& problem) {
   t.block->grid().abort(cudaErrorLaunchFailure);
 }
 
-bool worker::in_shared_memory(const void* p) const {
-  return std::any_of(resident_.begin(), resident_.end(), [&](const block_state* b) { return b->owns_shared(p); });
+const block_state* worker::shared_memory_owner(const void* p) const {
+  auto it = std::find_if(resident_.begin(), resident_.end(), [&](const block_state* b) { return b->owns_shared(p); });
+  return it == resident_.end() ? nullptr : *it;
 }
 
 bool worker::in_local_memory(const void* p) const {

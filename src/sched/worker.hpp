@@ -78,7 +78,9 @@ class worker {
   [[noreturn]] void abandon_thread();  // the running CUDA thread stops for good (assert, trap)
   // Memory spaces, as __isShared and __isLocal see them: shared memory of a
   // block resident on this worker, the stack of one of its fibers.
-  bool in_shared_memory(const void* p) const;
+  bool in_shared_memory(const void* p) const { return shared_memory_owner(p) != nullptr; }
+  // The resident block whose shared memory holds `p`, or null.
+  const block_state* shared_memory_owner(const void* p) const;
   bool in_local_memory(const void* p) const;
   // Reports a misuse by the running thread (naming its kernel, block and
   // thread) and stops the grid (cudaErrorLaunchFailure). The thread goes on

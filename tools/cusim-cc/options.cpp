@@ -32,6 +32,8 @@ Builds CUDA programs for the CPU with cusim. Accepts nvcc's options (long forms 
   --default-stream legacy|per-thread   per-thread: the NULL stream is each host thread's own
   --check=race   build with ThreadSanitizer: data races between CUDA threads are reported with both
                  threads' coordinates and source lines (docs/debugging.md)
+  --check=memory build with AddressSanitizer: out-of-bounds accesses to global, shared, local and
+                 device-heap memory and use after free are reported with the CUDA thread and line
   -v  -dryrun  -keep  --version  --help
 Macros: __CUDACC__, __NVCC__, __CUDACC_VER_MAJOR__/MINOR/BUILD, __CUDA_ARCH_LIST__, __CUSIM__.
 __CUDA_ARCH__ is left undefined, as in nvcc's host pass: each function is compiled once,
@@ -172,8 +174,9 @@ class parser {
       ignore(flag + " " + value_of(a, flag));
     } else if (is(a, "--check")) {
       const std::string v = value_of(a, "--check");
-      if (v != "race") usage_error("--check " + v + ": the checks are: race");
-      o_.check_race = true;
+      if (v == "race") o_.check = check_kind::race;
+      else if (v == "memory") o_.check = check_kind::memory;
+      else usage_error("--check " + v + ": the checks are race and memory");
     } else if (is(a, "--default-stream")) {
       // nvcc's per-thread default stream is a macro the runtime header reads.
       const std::string v = value_of(a, "--default-stream");

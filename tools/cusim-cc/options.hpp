@@ -8,6 +8,10 @@ namespace cusim::cc {
 // -M/-MM: write dependencies instead of compiling; -MD/-MMD: write them while compiling.
 enum class dependency_mode { none, only, with_compile };
 
+// --check=race: built with ThreadSanitizer, linked with libcusim-race;
+// --check=memory: built with AddressSanitizer, linked with libcusim-memcheck.
+enum class check_kind { none, race, memory };
+
 struct options {
   std::vector<std::string> inputs;
   std::string output;
@@ -34,8 +38,7 @@ struct options {
   bool extended_lambda = false;
   bool relaxed_constexpr = false;
 
-  // --check=race: built with ThreadSanitizer, linked with libcusim-race.
-  bool check_race = false;
+  check_kind check = check_kind::none;
 
   std::vector<std::string> preprocessor_flags;  // -I -D -U -isystem -include
   std::vector<std::string> compile_flags;       // -O -g -W, host compiler options

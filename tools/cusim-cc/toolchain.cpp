@@ -38,6 +38,26 @@ fs::path installed_prefix() {
   return installed ? prefix : fs::path();
 }
 
+// The runtime a program links, and the sanitizer its own code is built with.
+struct runtime_library {
+  const char* library;      // installed, in <prefix>/<libdir>
+  const char* build_links;  // in the build tree
+  std::vector<std::string> flags;
+};
+
+runtime_library runtime_for(check_kind check) {
+  switch (check) {
+    case check_kind::race:
+      // The program's code is what TSan checks; -g gives its reports source lines.
+      return {"libcusim-race.a", CUSIM_CC_RACE_LINK_LIBRARIES, {"-fsanitize=thread", "-g", "-Wno-tsan"}};
+    case check_kind::memory:
+      return {"libcusim-memcheck.a", CUSIM_CC_MEMCHECK_LINK_LIBRARIES,
+              {"-fsanitize=address", "-fno-omit-frame-pointer", "-g"}};
+    case check_kind::none: break;
+  }
+  return {"libcusim.a", CUSIM_CC_LINK_LIBRARIES, {}};
+}
+
 }  // namespace
 
 toolchain locate_toolchain(const options& o) {
@@ -47,22 +67,23 @@ toolchain locate_toolchain(const options& o) {
   const char* cc = std::getenv("CUSIM_CC");
   t.cc = cc != nullptr && *cc != '\0' ? cc : CUSIM_CC_HOST_CC;
   t.sanitize_flags = split(CUSIM_CC_SANITIZE_FLAGS, '|');
+  const runtime_library runtime = runtime_for(o.check);
   if (const fs::path prefix = installed_prefix(); !prefix.empty()) {
     const fs::path include = prefix / CUSIM_CC_INSTALL_INCLUDEDIR;
     t.include_dirs = {(include / "cusim-cuda").string(), include.string()};
-    t.link_libraries = {(prefix / CUSIM_CC_INSTALL_LIBDIR / (o.check_race ? "libcusim-race.a" : "libcusim.a")).string()};
+    t.link_libraries = {(prefix / CUSIM_CC_INSTALL_LIBDIR / runtime.library).string()};
     for (const auto& lib : split(CUSIM_CC_SYSTEM_LIBRARIES, '|')) t.link_libraries.push_back(lib);
   } else {
     t.include_dirs = split(CUSIM_CC_INCLUDE_DIRS, ';');
-    t.link_libraries = split(o.check_race ? CUSIM_CC_RACE_LINK_LIBRARIES : CUSIM_CC_LINK_LIBRARIES, '|');
+    t.link_libraries = split(runtime.build_links, '|');
   }
-  if (o.check_race) {
+  if (o.check != check_kind::none) {
     if (t.link_libraries.empty() || t.link_libraries.front().empty()) {
-      std::cerr << "cusim-cc: --check=race needs libcusim-race, which a sanitizer build of cusim does not make\n";
+      std::cerr << "cusim-cc: --check needs " << runtime.library
+                << ", which a sanitizer build of cusim does not make\n";
       std::exit(2);
     }
-    // The program's own code is what TSan checks; -g gives its reports source lines.
-    t.sanitize_flags = {"-fsanitize=thread", "-g", "-Wno-tsan"};
+    t.sanitize_flags = runtime.flags;
   }
   notice(o, std::string("headers from ") + t.include_dirs.front());
   return t;

@@ -1,0 +1,42 @@
+// Address checking, on in two builds: libcusim-memcheck, the runtime of
+// programs built with cusim-cc --check=memory (itself uninstrumented, it
+// calls AddressSanitizer's interface, which the program's ASan runtime
+// provides), and AddressSanitizer builds of cusim itself. cusim then tells
+// ASan which memory a kernel may touch: fiber stacks as they switch, each
+// __shared__ variable and the dynamic part of a block's shared memory (with a
+// poisoned redzone after each), device-heap allocations (with redzones, and a
+// quarantine so that a freed block is not handed out again at once), and the
+// tail of a cudaMalloc'd buffer that its 256-byte rounding adds.
+//
+// Elsewhere every function here is an empty inline and `redzone` is 0.
+#pragma once
+#include <cstddef>
+
+#if defined(__SANITIZE_ADDRESS__) || defined(CUSIM_MEMORY_CHECK)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#define CUSIM_ASAN 1
+#endif
+
+namespace cusim::detail::address_check {
+
+#ifdef CUSIM_ASAN
+inline constexpr bool enabled = true;
+inline void poison(const void* begin, std::size_t bytes) { __asan_poison_memory_region(begin, bytes); }
+inline void unpoison(const void* begin, std::size_t bytes) { __asan_unpoison_memory_region(begin, bytes); }
+// A host free (`api`: cudaFree, cudaFreeHost) was given `p`, which is not a
+// live allocation: says whether it was one (a double free, with where it
+// was allocated and freed) or never was.
+void explain_bad_free(const char* api, const void* p);
+#else
+inline constexpr bool enabled = false;
+inline void poison(const void*, std::size_t) {}
+inline void unpoison(const void*, std::size_t) {}
+inline void explain_bad_free(const char*, const void*) {}
+#endif
+
+// Bytes left poisoned after each shared variable and heap block: more than
+// an off-by-one of any element type, so the first bad access lands in it.
+inline constexpr std::size_t redzone = enabled ? 32 : 0;
+
+}  // namespace cusim::detail::address_check
