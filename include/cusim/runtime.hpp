@@ -8,6 +8,13 @@ namespace cusim {
 // core. Takes effect at the next launch; 0 restores the default.
 void set_worker_count(unsigned int workers);
 unsigned int worker_count();
+// True when one worker was asked for (CUSIM_WORKERS=1, set_worker_count(1)),
+// not merely the default of a one-core machine. Then the work of every
+// stream (kernels, copies, host functions) runs on one device thread too, in
+// the order it becomes ready, so that a run replays exactly; streams do not
+// overlap, and a kernel that waits for another stream's kernel waits for
+// ever (the watchdog says so).
+bool one_worker_requested();
 
 // Blocks one worker keeps alive (resident) at once, like the blocks an SM
 // holds. Default: CUSIM_RESIDENT_BLOCKS, else 1. With more than one, a

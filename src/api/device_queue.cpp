@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include <cusim/profile.hpp>
+#include <cusim/runtime.hpp>
 
 #include "sched/race_check.hpp"
 #include "support/diagnostics.hpp"
@@ -81,7 +82,8 @@ device_queue::ticket device_queue::submit(std::function<void()> work, const std:
 }
 
 void device_queue::start_device_thread_if_needed(unsigned int about_to_look) {
-  if (ready_.size() <= idle_threads_ + about_to_look || threads_.size() >= max_device_threads) return;
+  const std::size_t limit = one_worker_requested() ? 1 : max_device_threads;
+  if (ready_.size() <= idle_threads_ + about_to_look || threads_.size() >= limit) return;
   threads_.emplace_back([this] { device_thread_main(); });
 }
 

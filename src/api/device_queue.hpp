@@ -11,7 +11,10 @@
 // ready, and ready work runs oldest first on the first idle device thread;
 // when none is idle another starts (up to max_device_threads), so the
 // kernels, copies and host functions of independent streams overlap as on a
-// GPU: a kernel that waits for another stream's kernel sees it run.
+// GPU: a kernel that waits for another stream's kernel sees it run. With one
+// worker requested (cusim::one_worker_requested) one device thread runs all,
+// oldest ready first: with one host thread submitting, the order is then the
+// same in every run.
 #pragma once
 #include <atomic>
 #include <condition_variable>

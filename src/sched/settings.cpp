@@ -30,6 +30,12 @@ unsigned int worker_count() {
   return from_env;
 }
 
+bool one_worker_requested() {
+  if (unsigned int n = requested_workers.load()) return n == 1;
+  static const bool from_env = detail::env_positive("CUSIM_WORKERS", 0) == 1;
+  return from_env;
+}
+
 void set_resident_blocks_per_worker(unsigned int blocks) { requested_resident.store(blocks); }
 
 unsigned int resident_blocks_per_worker() {

@@ -9,7 +9,8 @@ namespace cusim::detail {
 namespace {
 
 std::chrono::seconds configured_limit() {
-  static const std::int64_t seconds = env_nonnegative("CUSIM_STALL_SECONDS", 60);
+  // CUSIM_STALL_SECONDS is the setting's earlier name.
+  static const std::int64_t seconds = env_nonnegative("CUSIM_WATCHDOG", env_nonnegative("CUSIM_STALL_SECONDS", 60));
   return std::chrono::seconds(seconds);
 }
 
@@ -85,7 +86,7 @@ void stall_watchdog::check(const grid_job& grid, std::size_t index, sample& s,
     report("kernel {}: block ({},{},{}), thread ({},{},{}) has run for {} s without reaching a point where another "
            "thread can run (a barrier, a warp collective, an atomic, a fence, __nanosleep). If it waits for another "
            "thread through a plain or volatile variable, that thread cannot run before it yields: put __nanosleep() "
-           "or an atomic read in the loop. (A long computation in one thread looks the same; CUSIM_STALL_SECONDS "
+           "or an atomic read in the loop. (A long computation in one thread looks the same; CUSIM_WATCHDOG=seconds "
            "sets this report's delay, 0 turns it off.)",
            grid.kernel_name(), b.x, b.y, b.z, t.x, t.y, t.z, seconds(s.last_switch));
   } else if (now - s.last_exit >= limit_ && s.switching_checks >= 2 && !s.reported_spinning) {
@@ -94,9 +95,9 @@ void stall_watchdog::check(const grid_job& grid, std::size_t index, sample& s,
     report("kernel {}: no thread of the blocks on worker {} has finished for {} s, though they keep switching (at "
            "barriers, atomics or sleeps; now block ({},{},{}), thread ({},{},{})): they may wait for something that "
            "nothing will do: another thread that cannot go on, the host (a kernel cannot see what the host does "
-           "while the host waits for it, in a synchronous call or with CUDA_LAUNCH_BLOCKING=1), or a kernel in "
-           "another stream (cusim runs one kernel at a time). (CUSIM_STALL_SECONDS sets this report's delay, 0 "
-           "turns it off.)",
+           "while the host waits for it, in a synchronous call or with CUDA_LAUNCH_BLOCKING=1), or work that cannot "
+           "start before this kernel ends (later in its stream, or waiting for it). (CUSIM_WATCHDOG=seconds sets "
+           "this report's delay, 0 turns it off.)",
            grid.kernel_name(), index, seconds(s.last_exit), b.x, b.y, b.z, t.x, t.y, t.z);
   }
 }

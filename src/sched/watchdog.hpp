@@ -1,6 +1,6 @@
 // The stall watchdog: while a grid runs, an OS thread of its own looks at
 // each worker's activity once a second. A CUDA thread that runs for
-// CUSIM_STALL_SECONDS (default 60; 0 turns the watchdog off) without any
+// CUSIM_WATCHDOG (default 60; 0 turns the watchdog off) without any
 // switch, or threads that keep switching while none of them finishes, are
 // reported, once per grid and worker, with what to look for. Nothing is
 // stopped: a long computation looks the same, and cannot be told apart.

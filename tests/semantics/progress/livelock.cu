@@ -1,7 +1,7 @@
 // Threads that spin on an atomic that nothing will ever set: they keep
 // yielding (each atomic is a progress point), so the engine never sees every
 // thread parked, yet none finishes. The stall watchdog must say so (CTest
-// sets CUSIM_STALL_SECONDS=1); a host thread then ends the program.
+// sets CUSIM_WATCHDOG=1); a host thread then ends the program.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>

@@ -2,7 +2,7 @@
 // nothing in the loop where cusim could switch threads: on a GPU thread 31
 // runs alongside thread 0 and sets the flag; on cusim thread 0 never yields,
 // so the program would hang. The stall watchdog must say so (CTest sets
-// CUSIM_STALL_SECONDS=1); a host thread then ends the program.
+// CUSIM_WATCHDOG=1); a host thread then ends the program.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>

@@ -1,9 +1,11 @@
 // A kernel whose result depends on the order its threads run in: a plain
 // (non-atomic) read-modify-write of a shared counter with a wait between the
 // read and the write, a "last writer wins" slot, a float sum whose rounding
-// depends on the order of its atomics, and printf. Under one schedule and
-// seed the output is the same every run; different seeds give different
-// interleavings (CTest runs it through cusim-explore both ways).
+// depends on the order of its atomics, and printf; then the same kernel in
+// two streams at once, whose work one worker (CUSIM_WORKERS=1) runs in one
+// order every time. Under one schedule and seed the output is the same every
+// run; different seeds give different interleavings (CTest runs it through
+// cusim-explore both ways).
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -30,5 +32,10 @@ int main() {
   racy<<<4, 64>>>(counter, last_writer, sum);
   cudaDeviceSynchronize();
   std::printf("counter %d of 256 increments, last writer %d, sum %.9g\n", *counter, *last_writer, *sum);
+  cudaStream_t streams[2];
+  for (cudaStream_t& s : streams) cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  for (cudaStream_t s : streams) racy<<<32, 64, 0, s>>>(counter, last_writer, sum);
+  cudaDeviceSynchronize();
+  std::printf("two streams: counter %d, last writer %d, sum %.9g\n", *counter, *last_writer, *sum);
   return 0;
 }
