@@ -6,7 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake libboost-context-dev catch2 libfmt-dev)
+# valgrind: cusim programs run under it (fiber stacks registered), which finds
+# reads of device memory nothing wrote; its header is what registers them.
+packages=(build-essential cmake libboost-context-dev catch2 libfmt-dev valgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -8,6 +8,18 @@
 
 #include "support/diagnostics.hpp"
 
+// Valgrind, told where each fiber stack is, follows the switches between them
+// instead of taking every frame on one for a wild access (a handful of
+// instructions when not under Valgrind, and only when a stack is made).
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define CUSIM_STACK_REGISTER(begin, end) VALGRIND_STACK_REGISTER(begin, end)
+#define CUSIM_STACK_DEREGISTER(id) VALGRIND_STACK_DEREGISTER(id)
+#else
+#define CUSIM_STACK_REGISTER(begin, end) 0u
+#define CUSIM_STACK_DEREGISTER(id) static_cast<void>(id)
+#endif
+
 namespace cusim::detail {
 
 namespace {
@@ -31,10 +43,13 @@ fiber_stack::fiber_stack(std::size_t usable_bytes) {
     fatal("cannot protect a fiber stack's guard page: {}", std::strerror(errno));
   }
   usable_ = static_cast<char*>(mapping_) + page;
+  valgrind_id_ = CUSIM_STACK_REGISTER(usable_, static_cast<char*>(usable_) + usable_size_);
 }
 
 fiber_stack::~fiber_stack() {
-  if (mapping_ != nullptr) munmap(mapping_, mapping_size_);
+  if (mapping_ == nullptr) return;
+  CUSIM_STACK_DEREGISTER(valgrind_id_);
+  munmap(mapping_, mapping_size_);
 }
 
 }  // namespace cusim::detail

@@ -23,6 +23,7 @@ class fiber_stack {
   std::size_t mapping_size_ = 0;
   void* usable_ = nullptr;
   std::size_t usable_size_ = 0;
+  unsigned int valgrind_id_ = 0;  // the stack as Valgrind knows it
 };
 
 }  // namespace cusim::detail
