@@ -9,33 +9,13 @@
 
 #include <cusim/detail/builtins.hpp>
 
-#include "memory/allocations.hpp"
+#include "sched/address_description.hpp"
 #include "sched/block.hpp"
 #include "sched/grid.hpp"
 #include "sched/schedule.hpp"
-#include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
 
 namespace cusim::detail {
-namespace {
-
-// What `address` is, as the end of "<address> is ...".
-std::string describe_address(const void* address) {
-  if (worker* w = worker::current()) {
-    if (const block_state* owner = w->shared_memory_owner(address)) return owner->describe_shared_address(address);
-  }
-  if (std::string heap = describe_device_heap_address(address); !heap.empty()) return heap;
-  if (const auto a = find_allocation(address, /*with_padding*/ true)) {
-    const auto offset = static_cast<std::size_t>(static_cast<const char*>(address) - static_cast<char*>(a->base));
-    if (offset >= a->size) {
-      return fmt::format("{} bytes after the {}-byte buffer at {} (cudaMalloc and the like, device {})",
-                         offset - a->size, a->size, a->base, a->device);
-    }
-  }
-  return {};
-}
-
-}  // namespace
 
 void address_check::explain_bad_free(const char* api, const void* p) {
   void* frames[1];
@@ -57,7 +37,7 @@ void address_check::explain_bad_free(const char* api, const void* p) {
 extern "C" void __asan_on_error() {
   using namespace cusim::detail;
   const void* address = __asan_get_report_address();
-  const std::string where = address == nullptr ? std::string() : describe_address(address);
+  const std::string where = address == nullptr ? std::string() : describe_device_address(address);
   const std::string what = where.empty() ? std::string() : fmt::format(" {} is {}.", address, where);
   if (const thread_context* t = current_thread) {
     report("memory error in kernel {}, block ({},{},{}), thread ({},{},{}): the bad access is the one at the top "

@@ -11,10 +11,17 @@
 // thread's (fiber's) accesses are ignored from then on.
 extern "C" void __tsan_ignore_thread_begin();
 extern "C" void __tsan_ignore_thread_end();
+// TSan's interface for reading a report (what debuggers use), not declared
+// by GCC 12's header either.
+extern "C" int __tsan_get_report_mop(void* report, unsigned long index, int* tid, void** address, int* size,
+                                     int* write, int* atomic, void** trace, unsigned long trace_size);
 
 #include <cusim/detail/builtins.hpp>
 
 #include "fiber/context.hpp"
+#include "sched/address_description.hpp"
+#include "sched/schedule.hpp"
+#include "support/diagnostics.hpp"
 #include "fiber/fiber.hpp"
 #include "sched/block.hpp"
 #include "sched/grid.hpp"
@@ -60,4 +67,20 @@ runtime_scope::~runtime_scope() {
 }
 
 }  // namespace cusim::detail::race
+
+// TSan calls this after printing a report. Its "Location is heap block"
+// names a runtime allocation where the program has a __shared__ variable or
+// a device buffer: say which, and how to replay the run.
+extern "C" void __tsan_on_report(void* tsan_report) {
+  using namespace cusim::detail;
+  race::runtime_scope bookkeeping;
+  int tid = 0, size = 0, write = 0, atomic = 0;
+  void* address = nullptr;
+  void* trace[1];
+  if (__tsan_get_report_mop(tsan_report, 0, &tid, &address, &size, &write, &atomic, trace, 1) != 0 && address != nullptr) {
+    const std::string where = describe_device_address(address);
+    if (!where.empty()) report("the race above is on {}, which is {}.", address, where);
+  }
+  note_schedule_for_replay();
+}
 #endif
