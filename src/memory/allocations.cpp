@@ -7,6 +7,8 @@
 
 #include <cusim/profile.hpp>
 
+#include <fmt/format.h>
+
 #include "support/address_check.hpp"
 
 namespace cusim::detail {
@@ -92,11 +94,24 @@ bool release(void* base, bool accept_device_or_managed, bool accept_pinned) {
   return true;
 }
 
-std::optional<allocation> find_allocation(const void* address, bool with_padding) {
+std::optional<allocation> find_allocation(const void* address) {
   table& t = the_table();
   std::lock_guard lock(t.mutex);
-  const allocation* a = lookup(t, address, with_padding);
+  const allocation* a = lookup(t, address);
   return a ? std::optional<allocation>(*a) : std::nullopt;
+}
+
+std::string describe_allocation_address(const void* address) {
+  table& t = the_table();
+  // Reports come from sanitizers, maybe while cusim's own code holds the lock.
+  std::unique_lock lock(t.mutex, std::try_to_lock);
+  if (!lock) return {};
+  const allocation* a = lookup(t, address, /*with_padding*/ true);
+  if (a == nullptr) return {};
+  const auto offset = static_cast<std::size_t>(static_cast<const char*>(address) - static_cast<char*>(a->base));
+  return fmt::format("{} bytes {} the {}-byte buffer at {} (cudaMalloc and the like, device {})",
+                     offset < a->size ? offset : offset - a->size, offset < a->size ? "into" : "after", a->size,
+                     a->base, a->device);
 }
 
 bool is_device_range(const void* address, std::size_t bytes) {

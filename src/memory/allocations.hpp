@@ -28,10 +28,13 @@ void* allocate(std::size_t size, memory_kind kind);
 // accepted kinds. Returns false otherwise.
 bool release(void* base, bool accept_device_or_managed, bool accept_pinned);
 
-// The allocation containing `address`, if any. `with_padding`: counting
-// the padding up to the next 256-byte boundary too, where the program has no
-// business either (for reports of bad accesses).
-std::optional<allocation> find_allocation(const void* address, bool with_padding = false);
+// The allocation containing `address`, if any.
+std::optional<allocation> find_allocation(const void* address);
+// For reports of bad accesses, where `address` lies: "12 bytes into (4 bytes
+// after) the 400-byte buffer at 0x... (cudaMalloc and the like, device 0)",
+// counting the padding up to the next 256-byte boundary, where the program
+// has no business either. Empty when in no allocation.
+std::string describe_allocation_address(const void* address);
 
 // True when [address, address + bytes) lies inside one device or managed
 // allocation: memory a kernel or a device-side copy may touch.

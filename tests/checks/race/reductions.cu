@@ -50,6 +50,16 @@ __global__ void last_block_sums(const int* in, int* partials, unsigned int* done
   }
 }
 
+// Each thread stages its value in a device-heap block it frees after use;
+// later threads get the same memory again: correct (the allocator orders a
+// block's owners).
+__global__ void staged_sum(const int* in, int* out) {
+  int* slot = static_cast<int*>(malloc(sizeof(int)));
+  *slot = in[blockIdx.x * threads + threadIdx.x];
+  atomicAdd(&out[blockIdx.x], *slot);
+  free(slot);
+}
+
 int main(int argc, char** argv) {
   const char* which = argc > 1 ? argv[1] : "";
   const int blocks = 4;
@@ -70,8 +80,10 @@ int main(int argc, char** argv) {
     warp_sum<<<blocks, threads>>>(in, out);
   } else if (std::strcmp(which, "fence") == 0) {
     last_block_sums<<<blocks, threads>>>(in, out + 1, done, out);
+  } else if (std::strcmp(which, "heap") == 0) {
+    staged_sum<<<blocks, threads>>>(in, out);
   } else {
-    std::printf("usage: reductions missing-barrier|tree|counter|atomic-counter|warp|fence\n");
+    std::printf("usage: reductions missing-barrier|tree|counter|atomic-counter|warp|fence|heap\n");
     return 2;
   }
   cudaDeviceSynchronize();
