@@ -259,6 +259,7 @@ std::string block_state::describe_waits() const {
   }
   if (barrier_arrived_ != 0) {
     text += fmt::format("\n  {} of its {} live threads wait at __syncthreads", barrier_arrived_, thread_count_ - exited_);
+    if (barrier_file != nullptr) text += fmt::format(" ({}:{})", barrier_file, barrier_line);
   }
   return text;
 }
