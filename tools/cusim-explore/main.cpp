@@ -5,27 +5,17 @@
 //
 //   cusim-explore [-n N] [--policy random|pct] [--seed S] [--depth D]
 //                 [--workers W] [--timeout SECONDS] [--repeat] -- program [args...]
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
-extern char** environ;
+#include "run_program.hpp"
 
 namespace {
+
+using namespace cusim::tools;
 
 struct options {
   unsigned int runs = 20;
@@ -98,74 +88,9 @@ options parse(int argc, char** argv) {
   return o;
 }
 
-struct run_result {
-  std::string out, err;
-  int status = 0;  // exit code, or 128 + signal
-  bool timed_out = false;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-run_result run_once(const options& o, const std::string& schedule, const std::string& scratch) {
-  std::vector<std::string> env_text = {"CUSIM_SCHEDULE=" + schedule, "CUSIM_WORKERS=" + std::to_string(o.workers)};
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (std::strncmp(*e, "CUSIM_SCHEDULE=", 15) != 0 && std::strncmp(*e, "CUSIM_WORKERS=", 14) != 0) {
-      env_text.push_back(*e);
-    }
-  }
-  std::vector<char*> env, args;
-  for (auto& e : env_text) env.push_back(e.data());
-  env.push_back(nullptr);
-  std::vector<std::string> arg_text = o.command;
-  for (auto& a : arg_text) args.push_back(a.data());
-  args.push_back(nullptr);
-
-  const std::string out_path = scratch + "/out", err_path = scratch + "/err";
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_addopen(&files, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addopen(&files, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, args[0], &files, nullptr, args.data(), env.data());
-  posix_spawn_file_actions_destroy(&files);
-  if (spawned != 0) {
-    std::cerr << "cusim-explore: cannot run " << o.command[0] << ": " << std::strerror(spawned) << "\n";
-    std::exit(2);
-  }
-  run_result r;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.timeout_seconds);
-  int status = 0;
-  while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      r.timed_out = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = read_file(out_path);
-  r.err = read_file(err_path);
-  return r;
-}
-
-std::string describe_exit(const run_result& r) {
-  if (r.timed_out) return "timed out (killed)";
-  if (r.status >= 128) return "killed by signal " + std::to_string(r.status - 128);
-  return "exit " + std::to_string(r.status);
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
+run_result run_once(const options& o, const std::string& schedule) {
+  return run_program(o.command, {"CUSIM_SCHEDULE=" + schedule, "CUSIM_WORKERS=" + std::to_string(o.workers)},
+                     o.timeout_seconds);
 }
 
 // Where two outputs first differ, as two quoted lines.
@@ -178,25 +103,10 @@ void show_difference(const std::string& first, const std::string& other) {
   std::cout << "    this one:  " << (i < b.size() ? "\"" + b[i] + "\"" : "(ended)") << "\n";
 }
 
-std::string quoted_command(const options& o) {
-  std::string line;
-  for (const auto& a : o.command) {
-    const bool plain = a.find_first_of(" \t'\"$\\`*?;&|<>()") == std::string::npos && !a.empty();
-    line += (line.empty() ? "" : " ") + (plain ? a : "'" + a + "'");
-  }
-  return line;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   const options o = parse(argc, argv);
-  char scratch_template[] = "/tmp/cusim-explore-XXXXXX";
-  const char* scratch = mkdtemp(scratch_template);
-  if (scratch == nullptr) {
-    std::perror("cusim-explore: mkdtemp");
-    return 2;
-  }
   struct outcome {
     run_result first;
     std::vector<std::string> schedules;
@@ -207,17 +117,14 @@ int main(int argc, char** argv) {
     const unsigned long long seed = o.repeat ? o.first_seed : o.first_seed + i;
     const std::string schedule =
         o.policy + ":" + std::to_string(seed) + (o.policy == "pct" ? "," + std::to_string(o.depth) : "");
-    run_result r = run_once(o, schedule, scratch);
+    run_result r = run_once(o, schedule);
     const auto key = std::make_pair(r.out, r.timed_out ? -1 : r.status);
     auto [it, fresh] = index.emplace(key, outcomes.size());
     if (fresh) outcomes.push_back({std::move(r), {}});
     outcomes[it->second].schedules.push_back(schedule);
   }
-  std::remove((std::string(scratch) + "/out").c_str());
-  std::remove((std::string(scratch) + "/err").c_str());
-  rmdir(scratch);
 
-  std::cout << "cusim-explore: " << o.runs << " runs of " << quoted_command(o) << " under " << o.policy
+  std::cout << "cusim-explore: " << o.runs << " runs of " << quoted_command(o.command) << " under " << o.policy
             << " schedules with " << o.workers << " worker" << (o.workers == 1 ? "" : "s") << ": "
             << outcomes.size() << " distinct outcome" << (outcomes.size() == 1 ? "" : "s") << "\n";
   for (std::size_t k = 0; k < outcomes.size(); ++k) {
@@ -231,7 +138,7 @@ int main(int argc, char** argv) {
     const auto err = lines_of(c.first.err);
     for (std::size_t l = 0; l < err.size() && l < 3; ++l) std::cout << "  stderr: " << err[l] << "\n";
     std::cout << "  replay: CUSIM_SCHEDULE=" << c.schedules[0] << " CUSIM_WORKERS=" << o.workers << " "
-              << quoted_command(o) << "\n";
+              << quoted_command(o.command) << "\n";
   }
   return outcomes.size() == 1 ? 0 : 1;
 }

@@ -1,0 +1,182 @@
+// cusim-diff: a program's output against the one a GPU gave (a golden).
+//
+//   cusim-diff [--rel X] [--unordered] [--env NAME=VALUE]... [--timeout S] GOLDEN -- program [args...]
+//       runs the program (a cusim build) and compares its stdout and exit
+//       status with GOLDEN: exit 0 when they agree, 1 with the first
+//       mismatches when not, 77 when there is no golden yet.
+//   cusim-diff --record GOLDEN [--note TEXT]... [--timeout S] -- program [args...]
+//       runs the program (an nvcc build, on a GPU machine) and writes what it
+//       printed and how it exited to GOLDEN, with the notes (the GPU, its
+//       driver, nvcc's version) in its header.
+//
+// A golden is text: header lines "# key: value", a line "# output:", then
+// the program's stdout as it was. docs/differential-testing.md says how to
+// record goldens for your own kernels.
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compare.hpp"
+#include "run_program.hpp"
+
+namespace {
+
+using namespace cusim::tools;
+
+constexpr int no_golden_status = 77;  // CTest's SKIP_RETURN_CODE
+constexpr std::size_t mismatches_shown = 10;
+
+struct options {
+  std::string golden;
+  bool record = false;
+  std::vector<std::string> notes;
+  std::vector<std::string> env;  // NAME=VALUE for the program (cusim's settings)
+  comparison_rules rules;
+  double timeout_seconds = 300;
+  std::vector<std::string> command;
+};
+
+[[noreturn]] void usage(const std::string& problem) {
+  if (!problem.empty()) std::cerr << "cusim-diff: " << problem << "\n";
+  std::cerr << "usage: cusim-diff [--rel X] [--unordered] [--env NAME=VALUE]... [--timeout S] GOLDEN -- program [args...]\n"
+               "       cusim-diff --record GOLDEN [--note TEXT]... [--timeout S] -- program [args...]\n"
+               "Compares the program's stdout and exit status with GOLDEN, the same program's output on a\n"
+               "GPU: text and integers exactly, floating-point values exactly or within a relative\n"
+               "tolerance X (--rel), times before \"ms\"/\"us\" not at all; --unordered compares the lines\n"
+               "in any order (device printf from many blocks); --env sets a variable for the program.\n"
+               "Exits 0 when they agree, 1 when not, 77\n"
+               "when GOLDEN does not exist, 2 on a usage error. --record runs the program and writes\n"
+               "GOLDEN instead (on a GPU machine, with an nvcc build).\n";
+  std::exit(2);
+}
+
+double positive_number(const std::string& flag, const char* text) {
+  if (text == nullptr) usage(flag + " needs a value");
+  char* end = nullptr;
+  const double value = std::strtod(text, &end);
+  if (*text == '\0' || *end != '\0' || !(value >= 0)) usage(flag + " takes a number, not '" + text + "'");
+  return value;
+}
+
+options parse(int argc, char** argv) {
+  options o;
+  int i = 1;
+  for (; i < argc; ++i) {
+    const std::string a = argv[i];
+    const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
+    if (a == "--") {
+      ++i;
+      break;
+    } else if (a == "--record") {
+      o.record = true;
+    } else if (a == "--note") {
+      if (next == nullptr) usage("--note needs a text");
+      o.notes.push_back(next), ++i;
+    } else if (a == "--rel") {
+      o.rules.relative_tolerance = positive_number(a, next), ++i;
+    } else if (a == "--env") {
+      if (next == nullptr || std::string(next).find('=') == std::string::npos) usage("--env takes NAME=VALUE");
+      o.env.push_back(next), ++i;
+    } else if (a == "--unordered") {
+      o.rules.unordered = true;
+    } else if (a == "--timeout") {
+      o.timeout_seconds = positive_number(a, next), ++i;
+    } else if (a == "-h" || a == "--help") {
+      usage("");
+    } else if (!a.empty() && a[0] == '-') {
+      usage("unknown option " + a);
+    } else if (o.golden.empty()) {
+      o.golden = a;
+    } else {
+      usage("one golden file only ('" + o.golden + "', then '" + a + "'); the program comes after --");
+    }
+  }
+  for (; i < argc; ++i) o.command.push_back(argv[i]);
+  if (o.golden.empty()) usage("no golden file");
+  if (o.command.empty()) usage("no program to run (after --)");
+  return o;
+}
+
+struct golden {
+  std::vector<std::pair<std::string, std::string>> header;
+  int status = 0;
+  std::string output;
+};
+
+bool read_golden(const std::string& path, golden& g) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::string line;
+  while (std::getline(in, line) && line != "# output:") {
+    if (line.rfind("# ", 0) != 0) continue;
+    const std::size_t colon = line.find(": ");
+    if (colon == std::string::npos) continue;
+    g.header.emplace_back(line.substr(2, colon - 2), line.substr(colon + 2));
+    if (g.header.back().first == "exit") g.status = std::atoi(g.header.back().second.c_str());
+  }
+  std::ostringstream rest;
+  rest << in.rdbuf();
+  g.output = rest.str();
+  return true;
+}
+
+int record(const options& o) {
+  const run_result r = run_program(o.command, o.env, o.timeout_seconds);
+  std::ofstream out(o.golden, std::ios::binary);
+  if (!out) {
+    std::cerr << "cusim-diff: cannot write " << o.golden << "\n";
+    return 2;
+  }
+  std::vector<std::string> shown = o.command;  // the program by name: where it was built is of no interest
+  shown[0] = shown[0].substr(shown[0].find_last_of('/') + 1);
+  out << "# cusim-diff golden: " << quoted_command(shown) << "\n";
+  for (const auto& note : o.notes) out << "# " << note << "\n";
+  out << "# exit: " << (r.timed_out ? -1 : r.status) << "\n# output:\n" << r.out;
+  std::cout << "cusim-diff: recorded " << o.golden << " (" << describe_exit(r) << ", " << lines_of(r.out).size()
+            << " lines)\n";
+  return r.timed_out ? 1 : 0;
+}
+
+int compare(const options& o) {
+  golden g;
+  if (!read_golden(o.golden, g)) {
+    std::cout << "cusim-diff: no golden " << o.golden
+              << " yet: record one on a GPU machine (cusim-diff --record; docs/differential-testing.md)\n";
+    return no_golden_status;
+  }
+  const run_result r = run_program(o.command, o.env, o.timeout_seconds);
+  const std::vector<mismatch> found = compare_outputs(g.output, r.out, o.rules);
+  const bool same_exit = !r.timed_out && r.status == g.status;
+  std::string recorded_on;
+  for (const auto& [key, value] : g.header) {
+    if (key == "recorded on") recorded_on = " (" + value + ")";
+  }
+  if (found.empty() && same_exit) {
+    std::cout << "cusim-diff: " << quoted_command(o.command) << " agrees with the GPU" << recorded_on << ": "
+              << lines_of(r.out).size() << " lines, exit " << r.status << "\n";
+    return 0;
+  }
+  std::cout << "cusim-diff: " << quoted_command(o.command) << " differs from the GPU" << recorded_on << " ("
+            << o.golden << "):\n";
+  if (!same_exit) std::cout << "  exit: the GPU's " << g.status << ", cusim's " << describe_exit(r) << "\n";
+  for (std::size_t i = 0; i < found.size() && i < mismatches_shown; ++i) {
+    const mismatch& m = found[i];
+    std::cout << "  line " << m.line << ": " << m.detail << "\n";
+    if (!m.expected.empty()) std::cout << "    GPU:   " << m.expected << "\n";
+    if (!m.actual.empty()) std::cout << "    cusim: " << m.actual << "\n";
+  }
+  if (found.size() > mismatches_shown) std::cout << "  ... " << found.size() - mismatches_shown << " more\n";
+  const auto err = lines_of(r.err);
+  for (std::size_t l = 0; l < err.size() && l < 5; ++l) std::cout << "  cusim's stderr: " << err[l] << "\n";
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const options o = parse(argc, argv);
+  return o.record ? record(o) : compare(o);
+}
