@@ -57,4 +57,5 @@ while read -r name target source rest; do
     echo "$name: $(cat "$work/record.txt")"; failed=$((failed + 1))
   fi
 done < tests/differential.txt
-echo "recorded $recorded goldens, $failed failed, in $out/golden"
+tar -czf "$out/goldens.tar.gz" -C "$out" golden  # one file to carry back
+echo "recorded $recorded goldens, $failed failed, in $out/golden (and $out/goldens.tar.gz)"
