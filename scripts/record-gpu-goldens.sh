@@ -32,8 +32,8 @@ while read -r name target source rest; do
   args=()
   for ((i = 0; i < ${#fields[@]}; i++)); do
     case "${fields[i]}" in
-      --unordered) ;;
-      --rel | --env) ((i++)) ;;
+      --unordered | --known-difference) ;;
+      --rel | --abs | --env) ((i++)) ;;
       *) args+=("${fields[i]}") ;;
     esac
   done

@@ -87,13 +87,16 @@ std::string line_difference(const std::string& expected, const std::string& actu
     if (a[i].text == b[i].text || (is_elapsed_time(a, i) && is_elapsed_time(b, i))) continue;
     const std::string which = "value " + std::to_string(value) + ": expected " + a[i].text + ", got " + b[i].text;
     if (a[i].integer && b[i].integer) return which;
-    if (rules.relative_tolerance <= 0) return which + " (floating point compared exactly; see --rel)";
+    if (rules.relative_tolerance <= 0 && rules.absolute_tolerance <= 0) {
+      return which + " (floating point compared exactly; see --rel and --abs)";
+    }
     const double x = std::strtod(a[i].text.c_str(), nullptr), y = std::strtod(b[i].text.c_str(), nullptr);
     const double scale = std::max(std::fabs(x), std::fabs(y));
     const double relative = scale == 0 ? 0 : std::fabs(x - y) / scale;
-    if (relative > rules.relative_tolerance) {
+    if (relative > rules.relative_tolerance && std::fabs(x - y) > rules.absolute_tolerance) {
       std::ostringstream detail;
-      detail << which << " (relative difference " << relative << ", tolerance " << rules.relative_tolerance << ")";
+      detail << which << " (relative difference " << relative << ", tolerance " << rules.relative_tolerance
+             << "; absolute " << std::fabs(x - y) << ", tolerance " << rules.absolute_tolerance << ")";
       return detail.str();
     }
   }

@@ -1,6 +1,6 @@
 // Comparing a program's output with a golden one, line by line and value by
 // value: text and integers exactly, floating-point values exactly or within
-// a relative tolerance, elapsed times (a number before "ms" or "us") not at
+// a relative or absolute tolerance, elapsed times (a number before "ms" or "us") not at
 // all, and, for programs whose lines come in no fixed order (device printf
 // from many blocks), the lines as a multiset.
 #pragma once
@@ -10,7 +10,8 @@
 namespace cusim::tools {
 
 struct comparison_rules {
-  double relative_tolerance = 0;  // 0: floating-point values must match as text
+  double relative_tolerance = 0;  // 0 (and absolute 0): floating-point values must match as text
+  double absolute_tolerance = 0;  // values this close agree whatever their size (for results near 0)
   bool unordered = false;         // compare sorted lines
 };
 

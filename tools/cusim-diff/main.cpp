@@ -1,6 +1,6 @@
 // cusim-diff: a program's output against the one a GPU gave (a golden).
 //
-//   cusim-diff [--rel X] [--unordered] [--env NAME=VALUE]... [--timeout S] GOLDEN -- program [args...]
+//   cusim-diff [--rel X] [--abs Y] [--unordered] [--env NAME=VALUE]... [--timeout S] GOLDEN -- program [args...]
 //       runs the program (a cusim build) and compares its stdout and exit
 //       status with GOLDEN: exit 0 when they agree, 1 with the first
 //       mismatches when not, 77 when there is no golden yet.
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "compare.hpp"
+#include "options.hpp"
 #include "run_program.hpp"
 
 namespace {
@@ -41,11 +42,13 @@ struct options {
 
 [[noreturn]] void usage(const std::string& problem) {
   if (!problem.empty()) std::cerr << "cusim-diff: " << problem << "\n";
-  std::cerr << "usage: cusim-diff [--rel X] [--unordered] [--env NAME=VALUE]... [--timeout S] GOLDEN -- program [args...]\n"
+  std::cerr << "usage: cusim-diff [--rel X] [--abs Y] [--unordered] [--env NAME=VALUE]... [--timeout S] GOLDEN -- program\n"
+               "                  [args...]\n"
                "       cusim-diff --record GOLDEN [--note TEXT]... [--timeout S] -- program [args...]\n"
                "Compares the program's stdout and exit status with GOLDEN, the same program's output on a\n"
                "GPU: text and integers exactly, floating-point values exactly or within a relative\n"
-               "tolerance X (--rel), times before \"ms\"/\"us\" not at all; --unordered compares the lines\n"
+               "tolerance X (--rel) or an absolute one Y (--abs), times before \"ms\"/\"us\" not at all;\n"
+               "--unordered compares the lines\n"
                "in any order (device printf from many blocks); --env sets a variable for the program.\n"
                "Exits 0 when they agree, 1 when not, 77\n"
                "when GOLDEN does not exist, 2 on a usage error. --record runs the program and writes\n"
@@ -53,40 +56,28 @@ struct options {
   std::exit(2);
 }
 
-double positive_number(const std::string& flag, const char* text) {
-  if (text == nullptr) usage(flag + " needs a value");
-  char* end = nullptr;
-  const double value = std::strtod(text, &end);
-  if (*text == '\0' || *end != '\0' || !(value >= 0)) usage(flag + " takes a number, not '" + text + "'");
-  return value;
-}
-
 options parse(int argc, char** argv) {
   options o;
-  int i = 1;
-  for (; i < argc; ++i) {
-    const std::string a = argv[i];
-    const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
-    if (a == "--") {
-      ++i;
-      break;
-    } else if (a == "--record") {
+  option_reader args(argc, argv, usage);
+  for (std::string a; args.next(a);) {
+    if (a == "--record") {
       o.record = true;
     } else if (a == "--note") {
-      if (next == nullptr) usage("--note needs a text");
-      o.notes.push_back(next), ++i;
+      o.notes.push_back(args.value(a));
     } else if (a == "--rel") {
-      o.rules.relative_tolerance = positive_number(a, next), ++i;
+      o.rules.relative_tolerance = args.number(a);
+    } else if (a == "--abs") {
+      o.rules.absolute_tolerance = args.number(a);
     } else if (a == "--env") {
-      if (next == nullptr || std::string(next).find('=') == std::string::npos) usage("--env takes NAME=VALUE");
-      o.env.push_back(next), ++i;
+      o.env.push_back(args.value(a));
+      if (o.env.back().find('=') == std::string::npos) usage("--env takes NAME=VALUE");
     } else if (a == "--unordered") {
       o.rules.unordered = true;
     } else if (a == "--timeout") {
-      o.timeout_seconds = positive_number(a, next), ++i;
+      o.timeout_seconds = args.number(a);
     } else if (a == "-h" || a == "--help") {
       usage("");
-    } else if (!a.empty() && a[0] == '-') {
+    } else if (a[0] == '-') {
       usage("unknown option " + a);
     } else if (o.golden.empty()) {
       o.golden = a;
@@ -94,7 +85,7 @@ options parse(int argc, char** argv) {
       usage("one golden file only ('" + o.golden + "', then '" + a + "'); the program comes after --");
     }
   }
-  for (; i < argc; ++i) o.command.push_back(argv[i]);
+  o.command = args.rest();
   if (o.golden.empty()) usage("no golden file");
   if (o.command.empty()) usage("no program to run (after --)");
   return o;

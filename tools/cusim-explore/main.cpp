@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "options.hpp"
 #include "run_program.hpp"
 
 namespace {
@@ -40,49 +41,35 @@ struct options {
   std::exit(2);
 }
 
-unsigned long long number(const std::string& flag, const char* text) {
-  if (text == nullptr) usage(flag + " needs a value");
-  char* end = nullptr;
-  const unsigned long long value = std::strtoull(text, &end, 10);
-  if (*text == '\0' || *end != '\0') usage(flag + " takes a number, not '" + text + "'");
-  return value;
-}
-
 options parse(int argc, char** argv) {
   options o;
-  int i = 1;
-  for (; i < argc; ++i) {
-    const std::string a = argv[i];
-    const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
-    if (a == "--") {
-      ++i;
-      break;
-    } else if (a == "-n") {
-      o.runs = unsigned(number(a, next)), ++i;
+  option_reader args(argc, argv, usage);
+  for (std::string a; args.next(a);) {
+    if (a == "-n") {
+      o.runs = unsigned(args.whole_number(a));
     } else if (a == "--policy") {
-      if (next == nullptr || (std::string(next) != "random" && std::string(next) != "pct")) {
-        usage("--policy is random or pct");
-      }
-      o.policy = next, ++i;
+      o.policy = args.value(a);
+      if (o.policy != "random" && o.policy != "pct") usage("--policy is random or pct");
     } else if (a == "--seed") {
-      o.first_seed = number(a, next), ++i;
+      o.first_seed = args.whole_number(a);
     } else if (a == "--depth") {
-      o.depth = unsigned(number(a, next)), ++i;
+      o.depth = unsigned(args.whole_number(a));
     } else if (a == "--workers") {
-      o.workers = unsigned(number(a, next)), ++i;
+      o.workers = unsigned(args.whole_number(a));
     } else if (a == "--timeout") {
-      o.timeout_seconds = double(number(a, next)), ++i;
+      o.timeout_seconds = args.number(a);
     } else if (a == "--repeat") {
       o.repeat = true;
     } else if (a == "-h" || a == "--help") {
       usage("");
-    } else if (!a.empty() && a[0] == '-') {
+    } else if (a[0] == '-') {
       usage("unknown option " + a);
     } else {
-      break;  // the program, without "--"
+      args.give_back();  // the program, without "--"
+      break;
     }
   }
-  for (; i < argc; ++i) o.command.push_back(argv[i]);
+  o.command = args.rest();
   if (o.command.empty()) usage("no program to run");
   if (o.runs == 0 || o.workers == 0 || o.depth == 0) usage("-n, --workers and --depth must be at least 1");
   return o;
