@@ -3,6 +3,9 @@
 // occupancy assumes (api/occupancy.hpp; 0 when unknown) and cache
 // preferences are accepted and remembered, with no effect.
 #include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
 
 #include <cuda_runtime_api.h>
 #include <cusim/profile.hpp>
@@ -10,6 +13,7 @@
 #include "api/errors.hpp"
 #include "api/kernels.hpp"
 #include "api/occupancy.hpp"
+#include "support/symbols.hpp"
 #include <cusim/detail/kernel_call.hpp>
 
 using namespace cusim::detail;
@@ -53,10 +57,19 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
 cudaError_t cudaFuncGetName(const char** name, const void* func) {
   if (name == nullptr) return set_error(cudaErrorInvalidValue);
   if (func == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
-  // The name cusim-cc registered (or a launch recorded); CUDA gives the mangled one.
+  // CUDA gives the kernel's symbol (mangled name): from the binary's symbol
+  // table where it has one, else the name cusim-cc registered.
   const char* known = registered_name(func);
   if (known == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
-  *name = known;
+  static std::mutex mutex;
+  static std::map<const void*, std::string> symbols;  // the pointers handed out stay valid
+  std::lock_guard lock(mutex);
+  auto [it, fresh] = symbols.try_emplace(func);
+  if (fresh) {
+    it->second = symbol_at(func);
+    if (it->second.empty()) it->second = known;
+  }
+  *name = it->second.c_str();
   return cudaSuccess;
 }
 
