@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include <cusim/detail/atomic_functions.hpp>
+#include <cusim/detail/device_intrinsics.hpp>
 #include <cusim/detail/half_bits.hpp>
 #include <cusim/detail/warp_functions.hpp>
 #include "vector_types.h"
@@ -20,7 +21,7 @@ struct __half {
   __half() = default;
   constexpr __half(const __half_raw& raw) : bits_(raw.x) {}
   constexpr __half(float value) : bits_(cusim::detail::float_to_half_bits(value)) {}
-  constexpr __half(double value) : __half(static_cast<float>(value)) {}
+  constexpr __half(double value) : bits_(cusim::detail::double_to_half_bits(value)) {}
   constexpr __half(int value) : __half(static_cast<float>(value)) {}
   constexpr __half(unsigned int value) : __half(static_cast<float>(value)) {}
   constexpr __half(long long value) : __half(static_cast<float>(value)) {}
@@ -54,6 +55,15 @@ typedef __half2 half2;
 // Conversions.
 constexpr __half __float2half(float a) { return __half(a); }
 constexpr __half __float2half_rn(float a) { return __half(a); }
+constexpr __half __float2half_rz(float a) {
+  return __half_raw{cusim::detail::float_to_half_bits(a, cusim::detail::half_rounding::toward_zero)};
+}
+constexpr __half __float2half_rd(float a) {
+  return __half_raw{cusim::detail::float_to_half_bits(a, cusim::detail::half_rounding::down)};
+}
+constexpr __half __float2half_ru(float a) {
+  return __half_raw{cusim::detail::float_to_half_bits(a, cusim::detail::half_rounding::up)};
+}
 constexpr __half __double2half(double a) { return __half(a); }
 constexpr float __half2float(__half a) { return float(a); }
 constexpr __half __int2half_rn(int a) { return __half(a); }
@@ -61,12 +71,24 @@ constexpr __half __uint2half_rn(unsigned int a) { return __half(a); }
 constexpr __half __short2half_rn(short a) { return __half(a); }
 constexpr __half __ushort2half_rn(unsigned short a) { return __half(a); }
 constexpr __half __ll2half_rn(long long a) { return __half(a); }
-inline int __half2int_rz(__half a) { return static_cast<int>(std::trunc(float(a))); }
-inline int __half2int_rn(__half a) { return static_cast<int>(std::nearbyint(float(a))); }
-inline int __half2int_rd(__half a) { return static_cast<int>(std::floor(float(a))); }
-inline int __half2int_ru(__half a) { return static_cast<int>(std::ceil(float(a))); }
-inline unsigned int __half2uint_rz(__half a) { return static_cast<unsigned int>(std::trunc(float(a))); }
-inline short __half2short_rz(__half a) { return static_cast<short>(std::trunc(float(a))); }
+// To integers as the float conversions do: saturating, NaN to 0 (a half
+// converts to float exactly).
+#define CUSIM_HALF_TO_INTEGERS_(suffix)                                                                    \
+  inline int __half2int_##suffix(__half a) { return __float2int_##suffix(float(a)); }                     \
+  inline unsigned int __half2uint_##suffix(__half a) { return __float2uint_##suffix(float(a)); }          \
+  inline long long __half2ll_##suffix(__half a) { return __float2ll_##suffix(float(a)); }                 \
+  inline unsigned long long __half2ull_##suffix(__half a) { return __float2ull_##suffix(float(a)); }      \
+  inline short __half2short_##suffix(__half a) {                                                          \
+    return cusim::detail::saturating_cast<short>(static_cast<double>(__float2int_##suffix(float(a))));    \
+  }                                                                                                        \
+  inline unsigned short __half2ushort_##suffix(__half a) {                                                \
+    return cusim::detail::saturating_cast<unsigned short>(static_cast<double>(__float2uint_##suffix(float(a)))); \
+  }
+CUSIM_HALF_TO_INTEGERS_(rn)
+CUSIM_HALF_TO_INTEGERS_(rz)
+CUSIM_HALF_TO_INTEGERS_(rd)
+CUSIM_HALF_TO_INTEGERS_(ru)
+#undef CUSIM_HALF_TO_INTEGERS_
 constexpr unsigned short __half_as_ushort(__half a) { return a.bits_; }
 constexpr short __half_as_short(__half a) { return static_cast<short>(a.bits_); }
 constexpr __half __ushort_as_half(unsigned short a) { return __half_raw{a}; }

@@ -7,31 +7,68 @@
 
 namespace cusim::detail {
 
-// float -> half, rounding to nearest, ties to even (cvt.rn.f16.f32). NaNs
-// become the canonical 0x7fff, as on a GPU.
-constexpr std::uint16_t float_to_half_bits(float value) {
+// The rounding of a conversion: cvt.rn / .rz / .rm / .rp.
+enum class half_rounding { nearest_even, toward_zero, down, up };
+
+// Whether the magnitude `kept` goes up by one unit, given what was cut off
+// (`rest`, against `halfway`), the sign and the rounding.
+constexpr bool rounds_away(std::uint32_t kept, std::uint32_t rest, std::uint32_t halfway, bool negative,
+                           half_rounding mode) {
+  switch (mode) {
+    case half_rounding::nearest_even: return rest > halfway || (rest == halfway && (kept & 1u) != 0);
+    case half_rounding::toward_zero: return false;
+    case half_rounding::down: return rest != 0 && negative;
+    case half_rounding::up: return rest != 0 && !negative;
+  }
+  return false;
+}
+
+// float -> half (cvt.rn.f16.f32 by default). NaNs become the canonical
+// 0x7fff, as on a GPU; beyond the largest half (65504) a rounding toward
+// zero stays there.
+constexpr std::uint16_t float_to_half_bits(float value, half_rounding mode = half_rounding::nearest_even) {
   const std::uint32_t bits = std::bit_cast<std::uint32_t>(value);
   const auto sign = static_cast<std::uint16_t>((bits >> 16) & 0x8000u);
+  const bool negative = sign != 0;
   const std::uint32_t magnitude = bits & 0x7fffffffu;
   if (magnitude > 0x7f800000u) return 0x7fff;
-  if (magnitude >= 0x477ff000u) return sign | 0x7c00u;  // 65520 and above round to infinity
+  if (magnitude == 0x7f800000u) return sign | 0x7c00u;
+  if (magnitude >= 0x47800000u) {  // 65536 and above: past the largest half whatever the rounding
+    const bool to_infinity = mode == half_rounding::nearest_even || rounds_away(0, 1, 2, negative, mode);
+    return sign | (to_infinity ? 0x7c00u : 0x7bffu);
+  }
   if (magnitude < 0x38800000u) {
-    // Below the smallest normal half (2^-14): a multiple of 2^-24. Shift the
-    // float's full significand down to that unit and round.
-    if (magnitude < 0x33000000u) return sign;  // below 2^-25: rounds to zero
+    // Below the smallest normal half (2^-14): a multiple of 2^-24.
+    if (magnitude < 0x33000000u) {  // below 2^-25: less than half a unit
+      return static_cast<std::uint16_t>(sign | (magnitude != 0 && rounds_away(0, 1, 2, negative, mode) ? 1u : 0u));
+    }
     const std::uint32_t exponent = magnitude >> 23;
     const std::uint32_t significand = (magnitude & 0x7fffffu) | 0x800000u;
     const std::uint32_t shift = 126u - exponent;  // 2^(e-127) * s/2^23 in units of 2^-24
     std::uint32_t units = significand >> shift;
     const std::uint32_t rest = significand & ((1u << shift) - 1u);
-    const std::uint32_t halfway = 1u << (shift - 1u);
-    if (rest > halfway || (rest == halfway && (units & 1u) != 0)) ++units;
+    if (rounds_away(units, rest, 1u << (shift - 1u), negative, mode)) ++units;
     return static_cast<std::uint16_t>(sign | units);
   }
   std::uint32_t half = ((magnitude >> 23) - 112u) << 10 | ((magnitude >> 13) & 0x3ffu);
-  const std::uint32_t rest = magnitude & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u) != 0)) ++half;  // a carry may reach the exponent: right
+  // A carry may reach the exponent, and past 65504 infinity: both right.
+  if (rounds_away(half, magnitude & 0x1fffu, 0x1000u, negative, mode)) ++half;
   return static_cast<std::uint16_t>(sign | half);
+}
+
+// double -> half, rounded once: the double is first cut to a float with
+// round-to-odd (truncated, its last bit set when anything was cut), which
+// keeps enough to round correctly to half's 11 bits afterwards.
+constexpr std::uint16_t double_to_half_bits(double value, half_rounding mode = half_rounding::nearest_even) {
+  if (!(std::fabs(value) < 65536.0)) {  // NaN, infinities, and beyond any half
+    return float_to_half_bits(value != value ? static_cast<float>(value) : value > 0 ? 1e30f : -1e30f, mode);
+  }
+  float cut = static_cast<float>(value);
+  if (std::fabs(static_cast<double>(cut)) > std::fabs(value)) {
+    cut = std::bit_cast<float>(std::bit_cast<std::uint32_t>(cut) - 1u);  // one float toward zero
+  }
+  if (static_cast<double>(cut) != value) cut = std::bit_cast<float>(std::bit_cast<std::uint32_t>(cut) | 1u);
+  return float_to_half_bits(cut, mode);
 }
 
 // half -> float: exact.
