@@ -4,6 +4,7 @@
 // integer conversions saturate and turn NaN into 0, as the GPU's cvt does.
 #pragma once
 #include <bit>
+#include <type_traits>
 #include <cfenv>
 #include <climits>
 #include <cmath>
@@ -32,13 +33,23 @@ T with_rounding(int mode, Op op, Args... args) {
   return result;
 }
 
+// Float to integer as a GPU converts: saturating; NaN becomes 0, except
+// that a float NaN becomes 0x8000000000000000 in a 64-bit integer (what an
+// H100 gives, signed or not).
 template <class I, class F>
 I saturating_cast(F x) {
-  if (std::isnan(x)) return 0;
+  if (std::isnan(x)) {
+    if constexpr (sizeof(I) == 8 && std::is_same_v<F, float>) return static_cast<I>(0x8000000000000000ull);
+    return 0;
+  }
   if (x <= static_cast<F>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
   if (x >= static_cast<F>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
   return static_cast<I>(x);
 }
+
+// A float operation's NaN result as a GPU gives it: the canonical 0x7fffffff,
+// whatever NaN the inputs held (x86 gives 0xffc00000 or the input's).
+inline float canonical_nan(float x) { return std::isnan(x) ? std::bit_cast<float>(0x7fffffffu) : x; }
 
 }  // namespace cusim::detail
 
@@ -155,13 +166,13 @@ inline double __hiloint2double(int hi, int lo) {
   inline double __ll2double_##suffix(long long x) { return cusim::detail::with_rounding<double>(mode, [](auto x) { return static_cast<double>(x); }, x); } \
   inline double __ull2double_##suffix(unsigned long long x) { return cusim::detail::with_rounding<double>(mode, [](auto x) { return static_cast<double>(x); }, x); } \
   inline float __double2float_##suffix(double x) { return cusim::detail::with_rounding<float>(mode, [](auto x) { return static_cast<float>(x); }, x); } \
-  inline float __fadd_##suffix(float a, float b) { return cusim::detail::with_rounding<float>(mode, [](auto a, auto b) { return a + b; }, a, b); } \
-  inline float __fsub_##suffix(float a, float b) { return cusim::detail::with_rounding<float>(mode, [](auto a, auto b) { return a - b; }, a, b); } \
-  inline float __fmul_##suffix(float a, float b) { return cusim::detail::with_rounding<float>(mode, [](auto a, auto b) { return a * b; }, a, b); } \
-  inline float __fdiv_##suffix(float a, float b) { return cusim::detail::with_rounding<float>(mode, [](auto a, auto b) { return a / b; }, a, b); } \
-  inline float __frcp_##suffix(float a) { return cusim::detail::with_rounding<float>(mode, [](auto a) { return 1.0f / a; }, a); } \
-  inline float __fsqrt_##suffix(float a) { return cusim::detail::with_rounding<float>(mode, [](auto a) { return std::sqrt(a); }, a); } \
-  inline float __fmaf_##suffix(float a, float b, float c) { return cusim::detail::with_rounding<float>(mode, [](auto a, auto b, auto c) { return std::fma(a, b, c); }, a, b, c); } \
+  inline float __fadd_##suffix(float a, float b) { return cusim::detail::canonical_nan(cusim::detail::with_rounding<float>(mode, [](auto a, auto b) { return a + b; }, a, b)); } \
+  inline float __fsub_##suffix(float a, float b) { return cusim::detail::canonical_nan(cusim::detail::with_rounding<float>(mode, [](auto a, auto b) { return a - b; }, a, b)); } \
+  inline float __fmul_##suffix(float a, float b) { return cusim::detail::canonical_nan(cusim::detail::with_rounding<float>(mode, [](auto a, auto b) { return a * b; }, a, b)); } \
+  inline float __fdiv_##suffix(float a, float b) { return cusim::detail::canonical_nan(cusim::detail::with_rounding<float>(mode, [](auto a, auto b) { return a / b; }, a, b)); } \
+  inline float __frcp_##suffix(float a) { return cusim::detail::canonical_nan(cusim::detail::with_rounding<float>(mode, [](auto a) { return 1.0f / a; }, a)); } \
+  inline float __fsqrt_##suffix(float a) { return cusim::detail::canonical_nan(cusim::detail::with_rounding<float>(mode, [](auto a) { return std::sqrt(a); }, a)); } \
+  inline float __fmaf_##suffix(float a, float b, float c) { return cusim::detail::canonical_nan(cusim::detail::with_rounding<float>(mode, [](auto a, auto b, auto c) { return std::fma(a, b, c); }, a, b, c)); } \
   inline double __dadd_##suffix(double a, double b) { return cusim::detail::with_rounding<double>(mode, [](auto a, auto b) { return a + b; }, a, b); } \
   inline double __dsub_##suffix(double a, double b) { return cusim::detail::with_rounding<double>(mode, [](auto a, auto b) { return a - b; }, a, b); } \
   inline double __dmul_##suffix(double a, double b) { return cusim::detail::with_rounding<double>(mode, [](auto a, auto b) { return a * b; }, a, b); } \

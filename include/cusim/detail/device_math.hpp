@@ -28,7 +28,8 @@ inline float __logf(float x) { return std::log(x); }
 inline float __sinf(float x) { return std::sin(x); }
 inline float __cosf(float x) { return std::cos(x); }
 inline float __powf(float x, float y) { return std::pow(x, y); }
-inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+// Clamped to [+0, 1]: -0 and NaN become +0, as a GPU's .sat does.
+inline float __saturatef(float x) { return x > 0.0f ? (x > 1.0f ? 1.0f : x) : 0.0f; }
 inline float __exp10f(float x) { return std::pow(10.0f, x); }
 inline float __log2f(float x) { return std::log2(x); }
 inline float __log10f(float x) { return std::log10(x); }

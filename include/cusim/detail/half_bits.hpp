@@ -71,7 +71,8 @@ constexpr std::uint16_t double_to_half_bits(double value, half_rounding mode = h
   return float_to_half_bits(cut, mode);
 }
 
-// half -> float: exact.
+// half -> float: exact; a NaN becomes the canonical float NaN 0x7fffffff,
+// as a GPU converts it.
 constexpr float half_bits_to_float(std::uint16_t half) {
   const std::uint32_t sign = static_cast<std::uint32_t>(half & 0x8000u) << 16;
   const std::uint32_t exponent = (half >> 10) & 0x1fu;
@@ -80,7 +81,7 @@ constexpr float half_bits_to_float(std::uint16_t half) {
     const float magnitude = static_cast<float>(mantissa) * 5.9604644775390625e-8f;  // 2^-24
     return sign != 0 ? -magnitude : magnitude;
   }
-  if (exponent == 31) return std::bit_cast<float>(sign | 0x7f800000u | (mantissa << 13));
+  if (exponent == 31) return std::bit_cast<float>(mantissa != 0 ? 0x7fffffffu : sign | 0x7f800000u);
   return std::bit_cast<float>(sign | ((exponent + 112u) << 23) | (mantissa << 13));
 }
 
