@@ -116,15 +116,33 @@ constexpr __half __hadd(__half a, __half b) { return float(a) + float(b); }
 constexpr __half __hsub(__half a, __half b) { return float(a) - float(b); }
 constexpr __half __hmul(__half a, __half b) { return float(a) * float(b); }
 constexpr __half __hdiv(__half a, __half b) { return float(a) / float(b); }
-constexpr __half __hneg(__half a) { return __half_raw{static_cast<unsigned short>(a.bits_ ^ 0x8000u)}; }
-constexpr __half __habs(__half a) { return __half_raw{static_cast<unsigned short>(a.bits_ & 0x7fffu)}; }
+namespace cusim::detail {
+constexpr bool half_is_nan(__half a) { return (a.bits_ & 0x7fffu) > 0x7c00u; }
+// __hmax / __hmin: a NaN input gives the other input (two give the canonical
+// NaN), and -0 is below +0, as CUDA documents.
+constexpr __half half_pick(__half a, __half b, bool larger) {
+  if (half_is_nan(a)) return half_is_nan(b) ? __half(__half_raw{0x7fff}) : b;
+  if (half_is_nan(b)) return a;
+  const float x = float(a), y = float(b);
+  if (x == y) return ((a.bits_ & 0x8000u) != 0) == larger ? b : a;  // equal: only the zeros' signs differ
+  return (x > y) == larger ? a : b;
+}
+}  // namespace cusim::detail
+
+// Sign operations; a NaN comes out as the canonical 0x7fff, as on a GPU.
+constexpr __half __hneg(__half a) {
+  return __half_raw{static_cast<unsigned short>(cusim::detail::half_is_nan(a) ? 0x7fffu : a.bits_ ^ 0x8000u)};
+}
+constexpr __half __habs(__half a) {
+  return __half_raw{static_cast<unsigned short>(cusim::detail::half_is_nan(a) ? 0x7fffu : a.bits_ & 0x7fffu)};
+}
 inline __half __hfma(__half a, __half b, __half c) {
   return static_cast<float>(std::fma(double(float(a)), double(float(b)), double(float(c))));
 }
 inline __half __hadd_sat(__half a, __half b) { return std::fmin(std::fmax(float(a) + float(b), 0.0f), 1.0f); }
 inline __half __hmul_sat(__half a, __half b) { return std::fmin(std::fmax(float(a) * float(b), 0.0f), 1.0f); }
-inline __half __hmax(__half a, __half b) { return std::fmax(float(a), float(b)); }
-inline __half __hmin(__half a, __half b) { return std::fmin(float(a), float(b)); }
+constexpr __half __hmax(__half a, __half b) { return cusim::detail::half_pick(a, b, true); }
+constexpr __half __hmin(__half a, __half b) { return cusim::detail::half_pick(a, b, false); }
 
 // Comparisons: ordered (false when either is NaN), and unordered (...u: true).
 constexpr bool __heq(__half a, __half b) { return float(a) == float(b); }

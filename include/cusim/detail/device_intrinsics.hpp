@@ -33,14 +33,15 @@ T with_rounding(int mode, Op op, Args... args) {
   return result;
 }
 
-// Float to integer as a GPU converts: saturating; NaN becomes 0, except
-// that a float NaN becomes 0x8000000000000000 in a 64-bit integer (what an
-// H100 gives, signed or not).
+// Floating point to integer as a GPU converts: saturating. A NaN becomes
+// the integer whose top bit alone is set (0x80000000, 0x8000000000000000,
+// signed or not), except a float NaN in a 32-bit integer, which becomes 0:
+// what an H100 gives.
 template <class I, class F>
 I saturating_cast(F x) {
   if (std::isnan(x)) {
-    if constexpr (sizeof(I) == 8 && std::is_same_v<F, float>) return static_cast<I>(0x8000000000000000ull);
-    return 0;
+    if constexpr (sizeof(I) == 4 && std::is_same_v<F, float>) return 0;
+    return static_cast<I>(1ull << (8 * sizeof(I) - 1));
   }
   if (x <= static_cast<F>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
   if (x >= static_cast<F>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();

@@ -60,9 +60,11 @@ constexpr std::uint16_t float_to_half_bits(float value, half_rounding mode = hal
 // round-to-odd (truncated, its last bit set when anything was cut), which
 // keeps enough to round correctly to half's 11 bits afterwards.
 constexpr std::uint16_t double_to_half_bits(double value, half_rounding mode = half_rounding::nearest_even) {
-  if (!(std::fabs(value) < 65536.0)) {  // NaN, infinities, and beyond any half
-    return float_to_half_bits(value != value ? static_cast<float>(value) : value > 0 ? 1e30f : -1e30f, mode);
+  if (value != value) {  // a NaN keeps its sign and the top of its payload, quiet (0x7ff8... -> 0x7e00)
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(value);
+    return static_cast<std::uint16_t>(((bits >> 48) & 0x8000u) | 0x7e00u | ((bits >> 42) & 0x1ffu));
   }
+  if (!(std::fabs(value) < 65536.0)) return float_to_half_bits(value > 0 ? 1e30f : -1e30f, mode);  // beyond any half
   float cut = static_cast<float>(value);
   if (std::fabs(static_cast<double>(cut)) > std::fabs(value)) {
     cut = std::bit_cast<float>(std::bit_cast<std::uint32_t>(cut) - 1u);  // one float toward zero
