@@ -56,7 +56,8 @@ __global__ void special_values() {
   const double d = 1.0 / 3.0;
   printf("%.17g %.0f %.20f %lld %llu %x %o %c|%5s|%-5s|%%\n", d, 2.5, 0.1, -1ll, ~0ull, 255u, 8u, 'A', "ab", "cd");
   printf("%d %i %u %ld\n", -7, 42, 4000000000u, -1l);
-  printf("%hd %hhu\n", (short)-2, (unsigned char)300);
+  // (An H100 prints %hhu of 44 as 37: the hh modifier is left out.)
+  printf("%hd %hu\n", (short)-2, (unsigned short)70000);
   printf("%5d|%-5d|%05d %+d\n", 3, 4, 5, 6);
 }
 
