@@ -27,6 +27,7 @@ recorded=0 failed=0
 while read -r name target source rest; do
   [[ -z "$name" || "$name" == \#* ]] && continue
   [[ "$name" =~ $only ]] || continue
+  [[ " $rest " == *" --build-only "* ]] && continue  # nothing to record: its outcome on a GPU is undefined
   # The program's arguments: what is left once cusim-diff's options are out.
   read -r -a fields <<< "$rest"
   args=()
