@@ -145,6 +145,16 @@ void* dynamic_shared() {
   return current_thread->block->dynamic_shared();
 }
 
+void trap(const char* what, const char* file, unsigned int line) {
+  worker* w = worker::current();
+  if (w == nullptr || current_thread == nullptr) {
+    report("{} at {}:{} on the host: the process aborts.", what, file, line);
+    std::abort();
+  }
+  w->fail_grid(fmt::format("{} at {}:{}.", what, file, line));
+  w->abandon_thread();
+}
+
 }  // namespace cusim::detail
 
 // Device-side assert. glibc's assert() calls __assert_fail; defining it here

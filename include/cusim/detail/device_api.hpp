@@ -63,6 +63,11 @@ void* shared_slot(shared_site& site);
 // The running block's dynamic (extern __shared__) memory, as sized at launch.
 void* dynamic_shared();
 
+// __trap() and __brkpt() (`what`) at file:line: the grid stops with
+// cudaErrorLaunchFailure, sticky, as on a GPU; on the host, the process
+// aborts.
+[[noreturn]] void trap(const char* what, const char* file, unsigned int line);
+
 // What cusim-cc makes of `extern __shared__ T name[];`: converts to a T*
 // into the running block's dynamic shared memory wherever it is used.
 template <class T>

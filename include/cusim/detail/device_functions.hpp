@@ -37,6 +37,16 @@ inline void __threadfence_block() {
 inline void __threadfence() { __threadfence_block(); }
 inline void __threadfence_system() { __threadfence_block(); }
 
+// A trap ends the kernel: it fails with cudaErrorLaunchFailure, reported
+// with the thread and the line. A breakpoint with no debugger attached (a
+// GPU's, or here) does the same.
+[[noreturn]] inline void __trap(const char* file = __builtin_FILE(), unsigned int line = __builtin_LINE()) {
+  cusim::detail::trap("__trap()", file, line);
+}
+[[noreturn]] inline void __brkpt(const char* file = __builtin_FILE(), unsigned int line = __builtin_LINE()) {
+  cusim::detail::trap("__brkpt()", file, line);
+}
+
 // A thread that sleeps waits for others: let them run.
 inline void __nanosleep(unsigned int) { cusim::detail::spin_point(); }
 

@@ -4,12 +4,14 @@
 // integer conversions saturate and turn NaN into 0, as the GPU's cvt does.
 #pragma once
 #include <bit>
-#include <type_traits>
 #include <cfenv>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
+
+#include <cusim/detail/simd_intrinsics.hpp>
 
 namespace cusim::detail {
 
