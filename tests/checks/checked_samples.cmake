@@ -1,17 +1,25 @@
-# Builds the samples with cusim-cc --check=${CHECK} (race or memory) and runs
-# each: none may report anything. Race checking leaves out 100 (its
+# Builds the samples with cusim-cc --check=${CHECK} (race or memory), or in
+# lockstep warp mode (CHECK=lockstep), and runs each: none may report
+# anything, and each must pass. Race checking leaves out 100 (its
 # cooperative grid fills the GPU: 16896 threads alive at once, more than TSan
 # can follow) and 140-160 (a million threads and more: TSan makes an identity
 # for each, about 0.4 ms apiece).
-#   cmake -DCHECK=race|memory -DCUSIM_CC=... -DSAMPLES=<samples dir> -DWORK=<scratch dir> -P checked_samples.cmake
+#   cmake -DCHECK=race|memory|lockstep -DCUSIM_CC=... -DSAMPLES=<samples dir> -DWORK=<scratch dir>
+#         -P checked_samples.cmake
 if(CHECK STREQUAL "race")
-  set(sanitizer ThreadSanitizer)
+  set(mode --check=race)
+  set(complaint "ThreadSanitizer")
   set(left_out "^(100|14[0-9]|15[0-9]|16[0-9])-")
 elseif(CHECK STREQUAL "memory")
-  set(sanitizer AddressSanitizer)
+  set(mode --check=memory)
+  set(complaint "AddressSanitizer|cusim: memory error")
+  set(left_out "^$")
+elseif(CHECK STREQUAL "lockstep")
+  set(mode --warp-mode=lockstep)
+  set(complaint "cusim: ")
   set(left_out "^$")
 else()
-  message(FATAL_ERROR "CHECK must be race or memory, not '${CHECK}'")
+  message(FATAL_ERROR "CHECK must be race, memory or lockstep, not '${CHECK}'")
 endif()
 file(MAKE_DIRECTORY ${WORK})
 file(GLOB samples LIST_DIRECTORIES true ${SAMPLES}/[0-9]*)
@@ -26,19 +34,19 @@ foreach(dir IN LISTS samples)
   if(name MATCHES "-dp-")
     set(flags -rdc=true)
   endif()
-  execute_process(COMMAND ${CUSIM_CC} --check=${CHECK} ${flags} -I ${SAMPLES} ${sources} -o ${WORK}/${name}
+  execute_process(COMMAND ${CUSIM_CC} ${mode} ${flags} -I ${SAMPLES} ${sources} -o ${WORK}/${name}
                   RESULT_VARIABLE built ERROR_VARIABLE build_output)
   if(NOT built EQUAL 0)
     string(APPEND failures "${name}: does not build:\n${build_output}\n")
     continue()
   endif()
   execute_process(COMMAND ${WORK}/${name} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(err MATCHES "${sanitizer}|cusim: memory error" OR NOT status EQUAL 0)
+  if(err MATCHES "${complaint}" OR NOT status EQUAL 0 OR NOT out MATCHES "PASSED")
     string(APPEND failures "${name}: exit ${status}\n${err}\n")
   else()
     message(STATUS "${name}: nothing reported")
   endif()
 endforeach()
 if(failures)
-  message(FATAL_ERROR "--check=${CHECK} reported problems in correct samples:\n${failures}")
+  message(FATAL_ERROR "${mode} found problems in correct samples:\n${failures}")
 endif()

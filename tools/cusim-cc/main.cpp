@@ -80,11 +80,19 @@ class driver {
   // is already preprocessed).
   std::vector<std::string> compiler_command(bool c_source, bool preprocess = true) const {
     std::vector<std::string> cmd{c_source ? tools_.cc : tools_.cxx, c_source ? std::string("-std=c17") : o_.std_flag};
+    if (!c_source) {
+      // nvcc compiles CUDA as C++17; in C++20 a compound assignment to a
+      // volatile (the classic warp-synchronous reduction in shared memory)
+      // is deprecated. Stay as quiet about it as nvcc.
+      const bool clang = fs::path(tools_.cxx).filename().string().find("clang") != std::string::npos;
+      cmd.push_back(clang ? "-Wno-deprecated-volatile" : "-Wno-volatile");
+    }
     if (preprocess) {
       for (const auto& dir : tools_.include_dirs) cmd.push_back("-I" + dir);
       cmd.insert(cmd.end(), o_.preprocessor_flags.begin(), o_.preprocessor_flags.end());
     }
     cmd.insert(cmd.end(), tools_.sanitize_flags.begin(), tools_.sanitize_flags.end());
+    cmd.insert(cmd.end(), tools_.instrument_flags.begin(), tools_.instrument_flags.end());
     if (o_.make_shared_library) cmd.push_back("-fPIC");
     cmd.insert(cmd.end(), o_.compile_flags.begin(), o_.compile_flags.end());
     return cmd;

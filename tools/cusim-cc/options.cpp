@@ -34,6 +34,8 @@ Builds CUDA programs for the CPU with cusim. Accepts nvcc's options (long forms 
                  threads' coordinates and source lines (docs/debugging.md)
   --check=memory build with AddressSanitizer: out-of-bounds accesses to global, shared, local and
                  device-heap memory and use after free are reported with the CUDA thread and line
+  --warp-mode=lockstep   threads of a block advance one memory access at a time together, as a
+                 converged pre-Volta warp's lanes did (default: its, independent thread scheduling)
   -v  -dryrun  -keep  --version  --help
 Macros: __CUDACC__, __NVCC__, __CUDACC_VER_MAJOR__/MINOR/BUILD, __CUDA_ARCH_LIST__, __CUSIM__.
 __CUDA_ARCH__ is left undefined, as in nvcc's host pass: each function is compiled once,
@@ -119,6 +121,9 @@ class parser {
   options run() {
     for (i_ = 0; i_ < args_.size(); ++i_) read(short_form(args_[i_]));
     if (o_.inputs.empty()) usage_error("no input files");
+    if (o_.lockstep && o_.check != check_kind::none) {
+      usage_error("--warp-mode=lockstep and --check instrument the program each their own way: use one at a time");
+    }
     const bool one_output_per_input = o_.compile_only || o_.preprocess_only || o_.dependencies == dependency_mode::only;
     if (one_output_per_input && !o_.output.empty() && o_.inputs.size() > 1) {
       usage_error("-o names one output file, but -c, -E and -M make one per input (" +
@@ -177,6 +182,10 @@ class parser {
       if (v == "race") o_.check = check_kind::race;
       else if (v == "memory") o_.check = check_kind::memory;
       else usage_error("--check " + v + ": the checks are race and memory");
+    } else if (is(a, "--warp-mode")) {
+      const std::string v = value_of(a, "--warp-mode");
+      if (v != "lockstep" && v != "its") usage_error("--warp-mode " + v + ": the warp modes are its and lockstep");
+      o_.lockstep = v == "lockstep";
     } else if (is(a, "--default-stream")) {
       // nvcc's per-thread default stream is a macro the runtime header reads.
       const std::string v = value_of(a, "--default-stream");

@@ -39,6 +39,10 @@ struct options {
   bool relaxed_constexpr = false;
 
   check_kind check = check_kind::none;
+  // --warp-mode=lockstep: threads of a block advance one memory access at a
+  // time together (sched/lockstep.cpp); the default, its, runs each thread
+  // until it waits, as independent thread scheduling allows.
+  bool lockstep = false;
 
   std::vector<std::string> preprocessor_flags;  // -I -D -U -isystem -include
   std::vector<std::string> compile_flags;       // -O -g -W, host compiler options

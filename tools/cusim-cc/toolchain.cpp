@@ -68,7 +68,8 @@ toolchain locate_toolchain(const options& o) {
   t.cc = cc != nullptr && *cc != '\0' ? cc : CUSIM_CC_HOST_CC;
   t.sanitize_flags = split(CUSIM_CC_SANITIZE_FLAGS, '|');
   const runtime_library runtime = runtime_for(o.check);
-  if (const fs::path prefix = installed_prefix(); !prefix.empty()) {
+  const fs::path prefix = installed_prefix();
+  if (!prefix.empty()) {
     const fs::path include = prefix / CUSIM_CC_INSTALL_INCLUDEDIR;
     t.include_dirs = {(include / "cusim-cuda").string(), include.string()};
     t.link_libraries = {(prefix / CUSIM_CC_INSTALL_LIBDIR / runtime.library).string()};
@@ -84,6 +85,19 @@ toolchain locate_toolchain(const options& o) {
       std::exit(2);
     }
     t.sanitize_flags = runtime.flags;
+  }
+  if (o.lockstep) {
+    // ThreadSanitizer's instrumentation without its runtime: the hooks it
+    // calls are libcusim-lockstep's.
+    t.instrument_flags = {"-fsanitize=thread", "-Wno-tsan"};
+    const std::string hooks = prefix.empty() ? std::string(CUSIM_CC_LOCKSTEP_LIBRARY)
+                                             : (prefix / CUSIM_CC_INSTALL_LIBDIR / "libcusim-lockstep.a").string();
+    if (hooks.empty()) {
+      std::cerr << "cusim-cc: --warp-mode=lockstep needs libcusim-lockstep, which a sanitizer build of cusim does "
+                   "not make\n";
+      std::exit(2);
+    }
+    t.link_libraries.insert(t.link_libraries.begin(), hooks);
   }
   notice(o, std::string("headers from ") + t.include_dirs.front());
   return t;

@@ -15,6 +15,7 @@ struct toolchain {
   std::vector<std::string> include_dirs;   // cusim's CUDA headers first
   std::vector<std::string> link_libraries; // libcusim and what it needs
   std::vector<std::string> sanitize_flags; // the sanitizer libcusim was built with
+  std::vector<std::string> instrument_flags;  // compiling only (--warp-mode=lockstep's hooks)
 };
 
 toolchain locate_toolchain(const options& o);
