@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "support/address_check.hpp"
+#include "support/diagnostics.hpp"
 
 namespace cusim::detail {
 
@@ -109,9 +110,9 @@ std::string describe_allocation_address(const void* address) {
   const allocation* a = lookup(t, address, /*with_padding*/ true);
   if (a == nullptr) return {};
   const auto offset = static_cast<std::size_t>(static_cast<const char*>(address) - static_cast<char*>(a->base));
-  return fmt::format("{} bytes {} the {}-byte buffer at {} (cudaMalloc and the like, device {})",
-                     offset < a->size ? offset : offset - a->size, offset < a->size ? "into" : "after", a->size,
-                     a->base, a->device);
+  return place_in(offset, a->size,
+                  fmt::format("the {}-byte buffer at {} (cudaMalloc and the like, device {})", a->size, a->base,
+                              a->device));
 }
 
 bool is_device_range(const void* address, std::size_t bytes) {

@@ -82,11 +82,8 @@ class heap_region {
     if (!lock || !holds(p)) return {};
     const std::size_t offset = static_cast<std::size_t>(static_cast<const char*>(p) - base_);
     auto describe_in = [&](std::size_t start, const heap_block& b, const char* state) {
-      return offset - start < b.bytes
-                 ? fmt::format("{} bytes into the {}-byte {}block at {}", offset - start, b.bytes, state,
-                               static_cast<void*>(base_ + start))
-                 : fmt::format("{} bytes after the {}-byte {}block at {}", offset - start - b.bytes, b.bytes, state,
-                               static_cast<void*>(base_ + start));
+      return place_in(offset - start, b.bytes,
+                      fmt::format("the {}-byte {}block at {}", b.bytes, state, static_cast<void*>(base_ + start)));
     };
     for (const auto& [start, b] : used_) {
       if (offset - start < b.size) return describe_in(start, b, "");

@@ -10,6 +10,7 @@
 #include "sched/race_check.hpp"
 #include "sched/schedule.hpp"
 #include "support/address_check.hpp"
+#include "support/diagnostics.hpp"
 
 namespace cusim::detail {
 
@@ -237,18 +238,11 @@ std::string block_state::describe_shared_address(const void* p) const {
     if (s.offset <= offset && (before == nullptr || s.offset > before->offset)) before = &s;
   }
   if (before == nullptr) {
-    if (offset < dynamic) return fmt::format("{} bytes into the dynamic (extern __shared__) part, {}", offset, owner);
-    return fmt::format("{} bytes after the {}-byte dynamic (extern __shared__) part, {}", offset - dynamic, dynamic,
-                       owner);
+    return place_in(offset, dynamic, fmt::format("the {}-byte dynamic (extern __shared__) part, {}", dynamic, owner));
   }
   const shared_site& site = *before->site;
-  const std::size_t into = offset - before->offset;
-  if (into < site.size) {
-    return fmt::format("{} bytes into __shared__ {} ({}:{}, {} bytes), {}", into, site.name, site.file, site.line,
-                       site.size, owner);
-  }
-  return fmt::format("{} bytes after __shared__ {} ({}:{}, {} bytes), {}", into - site.size, site.name, site.file,
-                     site.line, site.size, owner);
+  return place_in(offset - before->offset, site.size,
+                  fmt::format("__shared__ {} ({}:{}, {} bytes), {}", site.name, site.file, site.line, site.size, owner));
 }
 
 std::string block_state::describe_waits() const {

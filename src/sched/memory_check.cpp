@@ -1,5 +1,6 @@
-// Only in the memory-checking runtime (cusim-cc --check=memory; see
-// support/address_check.hpp). AddressSanitizer names the OS thread and the
+// Where addresses are checked (libcusim-memcheck, for cusim-cc
+// --check=memory, and ASan builds of cusim; support/address_check.hpp).
+// AddressSanitizer names the OS thread and the
 // allocation it knows; cusim adds what a CUDA programmer needs: which CUDA
 // thread made the access, and what a shared-memory or device-heap address
 // is, where ASan would only see one large runtime allocation.

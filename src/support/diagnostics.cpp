@@ -22,4 +22,9 @@ void fatal_message(std::string_view message) {
   std::abort();
 }
 
+std::string place_in(std::size_t offset, std::size_t size, std::string_view region) {
+  return offset < size ? fmt::format("{} bytes into {}", offset, region)
+                       : fmt::format("{} bytes after {}", offset - size, region);
+}
+
 }  // namespace cusim::detail

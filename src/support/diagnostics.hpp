@@ -3,6 +3,8 @@
 #pragma once
 #include <fmt/format.h>
 
+#include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace cusim::detail {
@@ -14,6 +16,10 @@ template <class... Args>
 void report(fmt::format_string<Args...> format, Args&&... args) {
   write_diagnostic(fmt::format(format, std::forward<Args>(args)...));
 }
+
+// Where an offset lies against a region of `size` bytes, for reports of bad
+// accesses: "12 bytes into <region>" or "4 bytes after <region>".
+std::string place_in(std::size_t offset, std::size_t size, std::string_view region);
 
 // A condition cusim cannot continue from (out of address space, ...).
 [[noreturn]] void fatal_message(std::string_view message);
