@@ -19,6 +19,7 @@
 #include "api/device_queue.hpp"
 #include "api/device_runtime.hpp"
 #include "api/errors.hpp"
+#include "api/kernel_report.hpp"
 #include "api/kernels.hpp"
 #include "api/limits.hpp"
 #include "api/occupancy.hpp"
@@ -187,7 +188,11 @@ cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
         race::enabled ? fiber::race_stack_windows * fiber::race_stack_window_bytes : fiber_stack_bytes();
     const worker_settings settings{stack_bytes, resident, std::max(1u, resident_blocks_per_worker()),
                                    p.shared_mem_per_block_optin + 4096, current_device()};
+    const auto started = std::chrono::steady_clock::now();
     pool_of_size(worker_count()).run(grid, settings, shape.cooperative ? 1u : worker_count());
+    if (kernel_report_format() != report_format::off) {
+      report_kernel(grid, std::chrono::steady_clock::now() - started, grid.error());
+    }
 
     std::vector<child_launch> tails = grid.take_tail_launches();
     if (!first_grid) tree.pending_launches.fetch_sub(1);  // a tail launch, now complete

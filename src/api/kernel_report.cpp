@@ -1,0 +1,121 @@
+#include "api/kernel_report.hpp"
+
+#include <unistd.h>
+
+#include <string>
+
+#include <cusim/profile.hpp>
+#include <fmt/format.h>
+
+#include "api/kernels.hpp"
+#include "api/occupancy.hpp"
+#include "sched/grid.hpp"
+#include "support/diagnostics.hpp"
+#include "support/env.hpp"
+
+namespace cusim::detail {
+
+namespace {
+
+const char* limit_name(occupancy_limit limit) {
+  switch (limit) {
+    case occupancy_limit::warps: return "warps";
+    case occupancy_limit::blocks: return "blocks";
+    case occupancy_limit::shared_memory: return "shared memory";
+    case occupancy_limit::registers: return "registers";
+  }
+  return "?";
+}
+
+std::string dims(dim3 d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
+std::string json_dims(dim3 d) { return fmt::format("[{},{},{}]", d.x, d.y, d.z); }
+
+// What one entry says, computed once for either format.
+struct kernel_facts {
+  std::string name, where;
+  unsigned int threads, warps, idle_lanes;
+  std::size_t static_shared, dynamic_shared;
+  occupancy fit;
+  int warps_per_multiprocessor;
+  double occupancy_percent, wall_ms;
+  register_use registers;
+};
+
+kernel_facts facts_of(const grid_job& grid, std::chrono::steady_clock::duration wall) {
+  const launch_shape& shape = grid.shape();
+  const device_profile& p = active_profile();
+  kernel_facts f;
+  f.name = grid.kernel_name();
+  f.where = shape.file != nullptr ? fmt::format(" at {}:{}", shape.file, shape.line) : "";
+  f.threads = grid.threads_per_block();
+  f.warps = (f.threads + 31) / 32;
+  f.idle_lanes = f.warps * 32 - f.threads;
+  f.static_shared = grid.kernel().static_shared.load(std::memory_order_relaxed);
+  f.dynamic_shared = shape.dynamic_shared_bytes;
+  const void* function = grid.invocation().function;
+  f.fit = occupancy_of(grid.kernel(), function, f.threads, f.dynamic_shared);
+  f.warps_per_multiprocessor = f.fit.blocks_per_multiprocessor * int(f.warps);
+  f.occupancy_percent = 100.0 * f.warps_per_multiprocessor / (p.max_threads_per_multiprocessor / 32);
+  f.wall_ms = std::chrono::duration<double, std::milli>(wall).count();
+  f.registers = registers_of(function);
+  return f;
+}
+
+void write_json(const grid_job& grid, const kernel_facts& f, cudaError_t outcome) {
+  const launch_shape& shape = grid.shape();
+  std::string line = fmt::format(
+      "{{\"kernel\": \"{}\", \"grid\": {}, \"block\": {}, \"cluster\": {}, \"threads_per_block\": {}, "
+      "\"warps_per_block\": {}, \"idle_lanes\": {}, \"static_shared_bytes\": {}, \"dynamic_shared_bytes\": {}, "
+      "\"registers_per_thread\": {}, \"profile\": \"{}\", \"blocks_per_multiprocessor\": {}, "
+      "\"warps_per_multiprocessor\": {}, \"occupancy_percent\": {:.1f}, \"limited_by\": \"{}\", \"result\": \"{}\", "
+      "\"wall_ms\": {:.3f}}}\n",
+      f.name, json_dims(shape.grid), json_dims(shape.block), json_dims(shape.cluster), f.threads, f.warps,
+      f.idle_lanes, f.static_shared, f.dynamic_shared, f.registers.per_thread, active_profile().id,
+      f.fit.blocks_per_multiprocessor, f.warps_per_multiprocessor, f.occupancy_percent, limit_name(f.fit.limited_by),
+      cudaGetErrorName(outcome), f.wall_ms);
+  // One write, so that lines from several device threads never interleave.
+  [[maybe_unused]] const ssize_t written = ::write(2, line.data(), line.size());
+}
+
+void write_text(const grid_job& grid, const kernel_facts& f, cudaError_t outcome) {
+  const launch_shape& shape = grid.shape();
+  const std::string lanes =
+      f.idle_lanes == 0 ? "every lane used" : fmt::format("the last has {} idle lanes", f.idle_lanes);
+  const std::string cluster = shape.cluster.x * shape.cluster.y * shape.cluster.z > 1
+                                  ? fmt::format(" in clusters of {}", dims(shape.cluster))
+                                  : "";
+  report("report: kernel {}{}: grid {} of blocks {}{}, {} threads per block in {} warp{} ({}); shared memory per "
+         "block {} B static + {} B dynamic; on {} {} block{} per multiprocessor fit ({} of {} warps, {:.0f}%), "
+         "limited by {} (registers: {}); {} in {:.3f} ms",
+         f.name, f.where, dims(shape.grid), dims(shape.block), cluster, f.threads, f.warps, f.warps == 1 ? "" : "s",
+         lanes, f.static_shared, f.dynamic_shared, active_profile().id, f.fit.blocks_per_multiprocessor,
+         f.fit.blocks_per_multiprocessor == 1 ? "" : "s", f.warps_per_multiprocessor,
+         active_profile().max_threads_per_multiprocessor / 32, f.occupancy_percent, limit_name(f.fit.limited_by),
+         f.registers.per_thread != 0 ? fmt::format("{} per thread, {}", f.registers.per_thread, f.registers.source)
+                                     : std::string(f.registers.source),
+         cudaGetErrorName(outcome), f.wall_ms);
+}
+
+}  // namespace
+
+report_format kernel_report_format() {
+  static const report_format format = [] {
+    const auto value = env_string("CUSIM_REPORT");
+    if (!value || value->empty() || *value == "0") return report_format::off;
+    if (*value == "json") return report_format::json;
+    if (*value != "1" && *value != "text") {
+      report("CUSIM_REPORT={} is not a report format (1 or text, json, 0): reports are off.", *value);
+      return report_format::off;
+    }
+    return report_format::text;
+  }();
+  return format;
+}
+
+void report_kernel(const grid_job& grid, std::chrono::steady_clock::duration wall, cudaError_t outcome) {
+  const kernel_facts f = facts_of(grid, wall);
+  if (kernel_report_format() == report_format::json) write_json(grid, f, outcome);
+  else write_text(grid, f, outcome);
+}
+
+}  // namespace cusim::detail
