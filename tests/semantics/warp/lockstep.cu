@@ -12,8 +12,10 @@
 __global__ void warp_sync_reduce(const int* in, int* out) {
   __shared__ volatile int partial[64];
   const int t = threadIdx.x;
-  partial[t] = in[t];
+  partial[t] = 0;  // every entry holds a number before anyone reads it
   partial[t + 32] = 0;
+  __syncthreads();
+  partial[t] = in[t];
   partial[t] += partial[t + 16];
   partial[t] += partial[t + 8];
   partial[t] += partial[t + 4];
