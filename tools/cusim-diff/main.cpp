@@ -48,10 +48,9 @@ struct options {
                "Compares the program's stdout and exit status with GOLDEN, the same program's output on a\n"
                "GPU: text and integers exactly, floating-point values exactly or within a relative\n"
                "tolerance X (--rel) or an absolute one Y (--abs), times before \"ms\"/\"us\" not at all;\n"
-               "--unordered compares the lines\n"
-               "in any order (device printf from many blocks); --env sets a variable for the program.\n"
-               "Exits 0 when they agree, 1 when not, 77\n"
-               "when GOLDEN does not exist, 2 on a usage error. --record runs the program and writes\n"
+               "--unordered compares the lines in any order (device printf from many blocks); --env sets\n"
+               "a variable for the program. Exits 0 when they agree, 1 when not, 77 when GOLDEN does not\n"
+               "exist, 2 on a usage error. --record runs the program and writes\n"
                "GOLDEN instead (on a GPU machine, with an nvcc build).\n";
   std::exit(2);
 }
