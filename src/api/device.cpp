@@ -17,6 +17,7 @@
 #include "api/limits.hpp"
 #include "memory/allocations.hpp"
 #include "support/diagnostics.hpp"
+#include "trace/trace.hpp"
 
 using namespace cusim::detail;
 
@@ -193,6 +194,7 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
 
 cudaError_t cudaDeviceSynchronize(void) {
   if (cusim::detail::current_thread != nullptr) return cusim::detail::synchronize_from_device();
+  cusim::detail::trace::host_call_scope traced("cudaDeviceSynchronize");
   if (!may_wait_for_device("cudaDeviceSynchronize")) return set_error(cudaErrorNotPermitted);
   the_device().wait_all_of(current_device());
   if (cudaError_t e = context_error()) return e;

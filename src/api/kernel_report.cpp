@@ -7,6 +7,7 @@
 #include <cusim/profile.hpp>
 #include <fmt/format.h>
 
+#include "api/kernel_summary.hpp"
 #include "api/kernels.hpp"
 #include "api/occupancy.hpp"
 #include "sched/grid.hpp"
@@ -39,6 +40,9 @@ struct kernel_facts {
   int warps_per_multiprocessor;
   double occupancy_percent, wall_ms;
   register_use registers;
+  block_activity activity;
+  std::uint64_t device_grids;
+  unsigned int deepest;
 };
 
 kernel_facts facts_of(const grid_job& grid, std::chrono::steady_clock::duration wall) {
@@ -58,42 +62,66 @@ kernel_facts facts_of(const grid_job& grid, std::chrono::steady_clock::duration 
   f.occupancy_percent = 100.0 * f.warps_per_multiprocessor / (p.max_threads_per_multiprocessor / 32);
   f.wall_ms = std::chrono::duration<double, std::milli>(wall).count();
   f.registers = registers_of(function);
+  f.activity = grid.activity();
+  f.device_grids = grid.tree != nullptr ? grid.tree->device_grids.load() : 0;
+  f.deepest = grid.tree != nullptr ? grid.tree->deepest.load() : 0;
   return f;
 }
 
 void write_json(const grid_job& grid, const kernel_facts& f, cudaError_t outcome) {
   const launch_shape& shape = grid.shape();
+  const block_activity& a = f.activity;
   std::string line = fmt::format(
       "{{\"kernel\": \"{}\", \"grid\": {}, \"block\": {}, \"cluster\": {}, \"threads_per_block\": {}, "
       "\"warps_per_block\": {}, \"idle_lanes\": {}, \"static_shared_bytes\": {}, \"dynamic_shared_bytes\": {}, "
       "\"registers_per_thread\": {}, \"profile\": \"{}\", \"blocks_per_multiprocessor\": {}, "
-      "\"warps_per_multiprocessor\": {}, \"occupancy_percent\": {:.1f}, \"limited_by\": \"{}\", \"result\": \"{}\", "
-      "\"wall_ms\": {:.3f}}}\n",
+      "\"warps_per_multiprocessor\": {}, \"occupancy_percent\": {:.1f}, \"limited_by\": \"{}\", "
+      "\"barriers\": {}, \"warp_collectives\": {}, \"atomics\": {}, \"fences\": {}, \"device_launches\": {}, "
+      "\"device_grids\": {}, \"deepest_nesting\": {}, \"result\": \"{}\", \"wall_ms\": {:.3f}}}\n",
       f.name, json_dims(shape.grid), json_dims(shape.block), json_dims(shape.cluster), f.threads, f.warps,
       f.idle_lanes, f.static_shared, f.dynamic_shared, f.registers.per_thread, active_profile().id,
       f.fit.blocks_per_multiprocessor, f.warps_per_multiprocessor, f.occupancy_percent, limit_name(f.fit.limited_by),
+      a.barriers, a.warp_collectives, a.atomics, a.fences, a.device_launches, f.device_grids, f.deepest,
       cudaGetErrorName(outcome), f.wall_ms);
   // One write, so that lines from several device threads never interleave.
   [[maybe_unused]] const ssize_t written = ::write(2, line.data(), line.size());
 }
 
+std::string plural(unsigned long long count, const char* one, const char* many) {
+  return fmt::format("{} {}", count, count == 1 ? one : many);
+}
+
+// A short block of lines, one fact each, written at once.
 void write_text(const grid_job& grid, const kernel_facts& f, cudaError_t outcome) {
   const launch_shape& shape = grid.shape();
+  const block_activity& a = f.activity;
   const std::string lanes =
       f.idle_lanes == 0 ? "every lane used" : fmt::format("the last has {} idle lanes", f.idle_lanes);
   const std::string cluster = shape.cluster.x * shape.cluster.y * shape.cluster.z > 1
                                   ? fmt::format(" in clusters of {}", dims(shape.cluster))
                                   : "";
-  report("report: kernel {}{}: grid {} of blocks {}{}, {} threads per block in {} warp{} ({}); shared memory per "
-         "block {} B static + {} B dynamic; on {} {} block{} per multiprocessor fit ({} of {} warps, {:.0f}%), "
-         "limited by {} (registers: {}); {} in {:.3f} ms",
-         f.name, f.where, dims(shape.grid), dims(shape.block), cluster, f.threads, f.warps, f.warps == 1 ? "" : "s",
-         lanes, f.static_shared, f.dynamic_shared, active_profile().id, f.fit.blocks_per_multiprocessor,
-         f.fit.blocks_per_multiprocessor == 1 ? "" : "s", f.warps_per_multiprocessor,
-         active_profile().max_threads_per_multiprocessor / 32, f.occupancy_percent, limit_name(f.fit.limited_by),
-         f.registers.per_thread != 0 ? fmt::format("{} per thread, {}", f.registers.per_thread, f.registers.source)
-                                     : std::string(f.registers.source),
-         cudaGetErrorName(outcome), f.wall_ms);
+  const std::string registers = f.registers.per_thread != 0
+                                    ? fmt::format("{} per thread, {}", f.registers.per_thread, f.registers.source)
+                                    : std::string(f.registers.source);
+  std::string text = fmt::format("report: kernel {}{}: {} in {:.3f} ms\n", f.name, f.where,
+                                 cudaGetErrorName(outcome), f.wall_ms);
+  text += fmt::format("  launch     grid {} of blocks {}{}, {} per block in {} ({})\n", dims(shape.grid),
+                      dims(shape.block), cluster, plural(f.threads, "thread", "threads"), plural(f.warps, "warp", "warps"), lanes);
+  text += fmt::format("  shared     {} B static + {} B dynamic per block\n", f.static_shared, f.dynamic_shared);
+  text += fmt::format("  occupancy  on {} {} per multiprocessor fit ({} of {} warps, {:.0f}%), limited by {} "
+                      "(registers: {})\n",
+                      active_profile().id, plural(f.fit.blocks_per_multiprocessor, "block", "blocks"),
+                      f.warps_per_multiprocessor, active_profile().max_threads_per_multiprocessor / 32,
+                      f.occupancy_percent, limit_name(f.fit.limited_by), registers);
+  text += fmt::format("  activity   {}, {}, {}, {}, {} from the device\n", plural(a.barriers, "barrier", "barriers"),
+                      plural(a.warp_collectives, "warp collective", "warp collectives"),
+                      plural(a.atomics, "atomic", "atomics"), plural(a.fences, "fence", "fences"),
+                      plural(a.device_launches, "launch", "launches"));
+  if (f.device_grids != 0) {
+    text += fmt::format("  children   {} launched from the device ran, nested {} deep at most\n",
+                        plural(f.device_grids, "grid", "grids"), f.deepest);
+  }
+  report("{}", text);
 }
 
 }  // namespace
@@ -103,8 +131,9 @@ report_format kernel_report_format() {
     const auto value = env_string("CUSIM_REPORT");
     if (!value || value->empty() || *value == "0") return report_format::off;
     if (*value == "json") return report_format::json;
+    if (*value == "summary") return report_format::summary;
     if (*value != "1" && *value != "text") {
-      report("CUSIM_REPORT={} is not a report format (1 or text, json, 0): reports are off.", *value);
+      report("CUSIM_REPORT={} is not a report format (1 or text, json, summary, 0): reports are off.", *value);
       return report_format::off;
     }
     return report_format::text;
@@ -112,10 +141,24 @@ report_format kernel_report_format() {
   return format;
 }
 
-void report_kernel(const grid_job& grid, std::chrono::steady_clock::duration wall, cudaError_t outcome) {
+void report_kernel(const grid_job& grid, bool from_host, std::chrono::steady_clock::duration wall,
+                   cudaError_t outcome) {
+  const report_format format = kernel_report_format();
+  add_to_summary(grid, from_host, wall, format == report_format::json);
+  if (format == report_format::summary) return;
   const kernel_facts f = facts_of(grid, wall);
-  if (kernel_report_format() == report_format::json) write_json(grid, f, outcome);
+  if (format == report_format::json) write_json(grid, f, outcome);
   else write_text(grid, f, outcome);
+}
+
+void report_device_grid(const grid_job& grid) {
+  if (launch_tree* tree = grid.tree) {
+    tree->device_grids.fetch_add(1, std::memory_order_relaxed);
+    unsigned int deepest = tree->deepest.load(std::memory_order_relaxed);
+    while (grid.depth > deepest && !tree->deepest.compare_exchange_weak(deepest, grid.depth)) {
+    }
+  }
+  add_to_summary(grid, /*from_host=*/false, {}, kernel_report_format() == report_format::json);
 }
 
 }  // namespace cusim::detail

@@ -29,6 +29,7 @@
 #include "sched/race_check.hpp"
 #include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
+#include "trace/trace.hpp"
 
 namespace cusim::detail {
 
@@ -166,6 +167,7 @@ cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
     grid_job grid(next.shape, std::move(next.invocation), *next.kernel, next.shared_limit);
     grid.depth = next.depth;
     grid.tree = &tree;
+    grid.trace_flow = next.trace_flow;
     if (race::enabled && next.shape.cooperative && grid.block_count() * grid.threads_per_block() > 7000) {
       // Every thread of a cooperative grid is alive at once, each a fiber
       // ThreadSanitizer must follow, and it follows at most 8128.
@@ -190,8 +192,8 @@ cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
                                    p.shared_mem_per_block_optin + 4096, current_device()};
     const auto started = std::chrono::steady_clock::now();
     pool_of_size(worker_count()).run(grid, settings, shape.cooperative ? 1u : worker_count());
-    if (kernel_report_format() != report_format::off) {
-      report_kernel(grid, std::chrono::steady_clock::now() - started, grid.error());
+    if (kernel_report_on()) {
+      report_kernel(grid, first_grid, std::chrono::steady_clock::now() - started, grid.error());
     }
 
     std::vector<child_launch> tails = grid.take_tail_launches();
@@ -234,6 +236,8 @@ cudaError_t record_device_launch(const launch_shape& requested, kernel_invocatio
   }
   if (!reserve_pending_launch(*parent.tree)) return set_error(cudaErrorLaunchPendingCountExceeded);
   child_launch child{shape, std::move(invocation), &kernel, shared_limit, depth, race_token};
+  ++current_thread->activity->device_launches;
+  if (trace::enabled) child.trace_flow = trace::device_launch(block);
   if (tail) {
     parent.add_tail_launch(std::move(child));
   } else {
@@ -282,7 +286,8 @@ cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invoc
     if (outcome == cudaErrorInvalidValue || outcome == cudaErrorNotSupported) defer_launch_error(outcome);
   };
   // Like a GPU launch: a fault shows up at the next synchronisation.
-  return enqueue(shape.stream, std::move(run), cudaGraphNodeTypeKernel, false, "a kernel launch");
+  return enqueue(shape.stream, std::move(run), cudaGraphNodeTypeKernel, false, "a kernel launch", nullptr, 0,
+                 launch->invocation.name != nullptr ? launch->invocation.name : "a kernel");
 }
 
 }  // namespace cusim::detail

@@ -17,6 +17,7 @@
 #include "sched/worker.hpp"
 #include "support/address_check.hpp"
 #include "support/diagnostics.hpp"
+#include "trace/trace.hpp"
 
 using namespace cusim::detail;
 
@@ -121,6 +122,7 @@ cudaError_t set_in_stream(void* ptr, int value, std::size_t count, cudaStream_t 
 extern "C" {
 
 cudaError_t cudaMalloc(void** ptr, size_t size) {
+  trace::host_call_scope traced("cudaMalloc");
   if (current_thread != nullptr) {
     // Device code allocates from the device heap.
     if (ptr == nullptr) return set_error(cudaErrorInvalidValue);
@@ -144,6 +146,7 @@ cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
 }
 
 cudaError_t cudaFree(void* ptr) {
+  trace::host_call_scope traced("cudaFree");
   if (current_thread != nullptr) {
     if (ptr != nullptr && !in_device_heap(ptr)) {
       worker::current()->fail_grid(fmt::format(

@@ -35,6 +35,7 @@
 #include "api/graphs.hpp"
 #include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
+#include "trace/trace.hpp"
 
 // Who made a stream or event: the host, or one block of one kernel.
 struct device_runtime_owner {
@@ -268,7 +269,16 @@ std::uint64_t last_submitted(cudaStream_t stream) {
 }
 
 cudaError_t enqueue(cudaStream_t stream, std::function<void()> work, cudaGraphNodeType type, bool synchronous,
-                    const char* api, std::uint64_t* ticket, std::uint64_t also_after) {
+                    const char* api, std::uint64_t* ticket, std::uint64_t also_after, const char* kernel_name) {
+  // A launch is traced as "launch <kernel>", other work by its API's name.
+  trace::host_call_scope traced(kernel_name != nullptr ? "launch" : api, kernel_name);
+  if (trace::enabled) {
+    work = [inner = std::move(work), stream, what = std::string(kernel_name != nullptr ? kernel_name : api)] {
+      const std::int64_t start = trace::now();
+      inner();
+      trace::stream_work(stream, what, start, trace::now());
+    };
+  }
   cudaError_t recorded = cudaSuccess;
   if (record_into_graph(stream, work, type, synchronous, recorded)) return set_error(recorded);
   if (synchronous && !may_wait_for_device(api)) return set_error(cudaErrorNotPermitted);
@@ -352,6 +362,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  trace::host_call_scope traced("cudaStreamSynchronize");
   if (in_device_code()) return not_in_device_code("cudaStreamSynchronize");
   if (cudaError_t e = check_host_stream(stream)) return set_error(e);
   if (invalidate_capture_of(stream)) return set_error(cudaErrorStreamCaptureUnsupported);
@@ -492,6 +503,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  trace::host_call_scope traced("cudaEventSynchronize");
   if (in_device_code()) return not_in_device_code("cudaEventSynchronize");
   const CUevent_st* e = host_event(event);
   if (e == nullptr) return set_error(cudaErrorInvalidResourceHandle);

@@ -30,9 +30,11 @@ std::uint64_t last_submitted(cudaStream_t stream);
 // the stream's order asks (and after ticket `also_after`, if not 0), its
 // ticket noted as the stream's last (and written to `ticket`), or recorded
 // into a graph while the stream is captured (graphs.hpp). `synchronous`
-// work is waited for (and cannot be captured).
+// work is waited for (and cannot be captured). For a kernel launch,
+// `kernel_name` names the work in the timeline trace.
 cudaError_t enqueue(cudaStream_t stream, std::function<void()> work, cudaGraphNodeType type, bool synchronous,
-                    const char* api, std::uint64_t* ticket = nullptr, std::uint64_t also_after = 0);
+                    const char* api, std::uint64_t* ticket = nullptr, std::uint64_t also_after = 0,
+                    const char* kernel_name = nullptr);
 
 // From then on the NULL stream is the calling host thread's per-thread
 // default stream (nvcc --default-stream per-thread), not the legacy one.

@@ -11,6 +11,7 @@
 #include "sched/schedule.hpp"
 #include "support/address_check.hpp"
 #include "support/diagnostics.hpp"
+#include "trace/trace.hpp"
 
 namespace cusim::detail {
 
@@ -62,6 +63,7 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   starter_queued = false;
   choose_thread_order();
   exited_ = 0;
+  activity_ = block_activity{};
   thread_exited_.assign(thread_count_, false);
   partial_barriers_.clear();
   barrier_arrived_ = 0;
@@ -75,7 +77,7 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   warps_.resize(warp_count);
   for (unsigned int w = 0; w < warp_count; ++w) {
     const unsigned int lanes = std::min(lanes_per_warp, thread_count_ - w * lanes_per_warp);
-    warps_[w].reset(lanes == lanes_per_warp ? ~0u : (1u << lanes) - 1u);
+    warps_[w].reset(lanes == lanes_per_warp ? ~0u : (1u << lanes) - 1u, *this, w);
   }
   // Only the dynamic part is addressable until static variables get their
   // places (beyond what an earlier block used, the arena is poisoned still).
@@ -128,10 +130,17 @@ bool block_state::take_thread(thread_context& thread) {
   thread.linear_tid = t;
   thread.last_error = 0;
   thread.block = this;
+  thread.activity = &activity_;
   thread.block_idx = block_idx_;
   thread.block_dim = dim;
   thread.grid_dim = grid_->shape().grid;
   return true;
+}
+
+const block_activity& block_state::activity() {
+  activity_.warp_collectives = 0;
+  for (const warp_state& w : warps_) activity_.warp_collectives += w.completed_collectives();
+  return activity_;
 }
 
 bool block_state::thread_exited(unsigned int linear_tid, fiber_queue& woken) {
@@ -162,6 +171,7 @@ void block_state::complete_partial_barriers(fiber_queue& woken) {
     for (unsigned int t = b.first; t < b.first + b.count && t < thread_count_; ++t) exited += thread_exited_[t];
     const unsigned int present = std::min(b.count, thread_count_ - std::min(b.first, thread_count_));
     if (b.arrived + exited < present) return false;
+    ++activity_.barriers;
     woken.append(b.waiters);
     return true;
   });
@@ -173,6 +183,7 @@ std::uint64_t* block_state::scratch() {
 }
 
 bool block_state::barrier_arrive(fiber& self, int predicate, fiber_queue& woken, barrier_outcome& outcome) {
+  if (trace::enabled && barrier_arrived_ == 0) barrier_started_ = trace::now();
   ++barrier_arrived_;
   if (predicate != 0) ++barrier_true_;
   if (barrier_complete()) {
@@ -187,6 +198,8 @@ bool block_state::barrier_arrive(fiber& self, int predicate, fiber_queue& woken,
 
 void block_state::release_barrier(fiber_queue& woken, barrier_outcome& outcome) {
   outcome = barrier_outcome{barrier_true_, barrier_arrived_};
+  ++activity_.barriers;
+  if (trace::enabled) trace::barrier(*this, barrier_started_, trace::now(), barrier_file, barrier_line);
   barrier_race_token = race::fresh_token();  // the next barrier's
   barrier_file = nullptr;
   barrier_arrived_ = 0;

@@ -31,6 +31,9 @@ class block_state {
   unsigned int exited_threads() const { return exited_; }
   unsigned int barrier_arrivals() const { return barrier_arrived_; }  // waiting at __syncthreads now
 
+  // What the block's threads did (the kernel report); complete once the block has finished.
+  const block_activity& activity();
+
   // Gives the next unstarted thread to `thread`; false when all have started.
   bool take_thread(thread_context& thread);
   bool has_unstarted_threads() const { return next_thread_ < thread_count_; }
@@ -111,6 +114,9 @@ class block_state {
   // aborted grid can reclaim them.
   std::vector<fiber*> fibers;
 
+  // The timeline trace (trace/trace.hpp): when the block became resident.
+  std::int64_t trace_started = 0;
+
  private:
   bool barrier_complete() const { return barrier_arrived_ > 0 && barrier_arrived_ == thread_count_ - exited_; }
   void release_barrier(fiber_queue& woken, barrier_outcome& outcome);
@@ -126,6 +132,7 @@ class block_state {
   std::vector<unsigned int> thread_order_;
   void choose_thread_order();
   unsigned int exited_ = 0;
+  block_activity activity_;
 
   std::vector<warp_state> warps_;
   std::vector<bool> thread_exited_;  // by linear id
@@ -139,6 +146,7 @@ class block_state {
   void complete_partial_barriers(fiber_queue& woken);
 
   unsigned int barrier_arrived_ = 0;
+  std::int64_t barrier_started_ = 0;  // the timeline trace: the first arrival
   unsigned int barrier_true_ = 0;
   fiber_queue barrier_waiters_;
 

@@ -105,11 +105,7 @@ unsigned int cluster_query_rank(const void* address) {
   return device_worker("cluster.query_shared_rank()").cluster_query_rank(address);
 }
 
-CUSIM_THREAD_LOCAL unsigned int atomics_since_spin_point = 0;
-
-void note_progress_point_in_runtime() {
-  if ((++atomics_since_spin_point & 63u) == 0) spin_point();
-}
+void note_progress_point_in_runtime(progress_kind kind) { count_progress_point(kind); }
 
 void spin_point() {
   // Atomics and fences may run outside kernels too (host code): nothing to do there.

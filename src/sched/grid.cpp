@@ -53,6 +53,16 @@ std::string grid_job::kernel_name() const {
   return fmt::format("kernel@{}", invocation_.function);
 }
 
+void grid_job::add_activity(const block_activity& block) {
+  std::lock_guard lock(activity_mutex_);
+  activity_ += block;
+}
+
+block_activity grid_job::activity() const {
+  std::lock_guard lock(activity_mutex_);
+  return activity_;
+}
+
 void grid_job::add_tail_launch(child_launch child) {
   std::lock_guard lock(tail_mutex_);
   tail_launches_.push_back(std::move(child));

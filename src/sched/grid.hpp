@@ -2,6 +2,7 @@
 // handed to a worker, and how it ended.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <set>
@@ -10,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include <cusim/detail/builtins.hpp>
 #include <cusim/detail/kernel_call.hpp>
 
 #include "sched/schedule.hpp"
@@ -27,6 +29,7 @@ struct child_launch {
   std::size_t shared_limit;
   unsigned int depth;  // the nesting depth the grid will run at
   const void* race_token = nullptr;  // race checking: released by the launching thread
+  std::uint64_t trace_flow = 0;      // the timeline trace: the launch's arrow (trace/trace.hpp)
 };
 
 // What a launch from the host and every grid it launches share. Launches
@@ -36,6 +39,10 @@ struct launch_tree {
   // Device-side launches recorded and not yet complete
   // (cudaLimitDevRuntimePendingLaunchCount bounds them).
   std::atomic<std::size_t> pending_launches{0};
+  // The kernel report: grids launched from the device that completed, and
+  // the deepest nesting among them.
+  std::atomic<std::uint64_t> device_grids{0};
+  std::atomic<unsigned int> deepest{0};
 };
 
 class grid_job {
@@ -89,6 +96,12 @@ class grid_job {
   // The kernel's name for reports.
   std::string kernel_name() const;
 
+  // The kernel report: what the grid's finished blocks did, and when the
+  // grid was made.
+  void add_activity(const block_activity& block);
+  block_activity activity() const;
+  std::chrono::steady_clock::time_point made() const { return made_; }
+
   // Dynamic parallelism. `depth`: 0 for a grid the host launched, one more
   // for each device-side launch (a tail launch runs at its launcher's depth,
   // since it runs after the launcher has finished). A nested grid belongs to
@@ -100,6 +113,8 @@ class grid_job {
     tree = launcher.tree;
   }
   launch_tree* tree = nullptr;
+  // The timeline trace: the arrow from the device-side launch that made it (0: none).
+  std::uint64_t trace_flow = 0;
   // The worker-local record of a nested grid (sched/children.hpp); null for a
   // grid the host launched.
   struct launch_sequence* sequence = nullptr;
@@ -138,6 +153,9 @@ class grid_job {
   const void* race_start_ = nullptr;
   std::mutex tail_mutex_;
   std::vector<child_launch> tail_launches_;
+  mutable std::mutex activity_mutex_;
+  block_activity activity_;
+  std::chrono::steady_clock::time_point made_ = std::chrono::steady_clock::now();
   std::mutex reported_mutex_;
   std::set<std::tuple<const char*, unsigned int, int>> reported_sites_;
 };

@@ -1,6 +1,7 @@
 #include "sched/warp.hpp"
 
 #include "sched/race_check.hpp"
+#include "trace/trace.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -155,12 +156,15 @@ std::string describe_lanes(unsigned int lanes) {
   return text.empty() ? "none" : text;
 }
 
-void warp_state::reset(unsigned int present) {
+void warp_state::reset(unsigned int present, const block_state& block, unsigned int index) {
   present_ = present;
+  block_ = &block;
+  index_ = index;
   exited_ = 0;
   at_barrier_ = 0;
   groups_.clear();
   unread_ = 0;
+  completed_ = 0;
 }
 
 // A group completes when every lane it names that exists and has not exited
@@ -186,6 +190,10 @@ void warp_state::complete(std::size_t index, fiber_queue& woken) {
     unread_op_ = g.op;
   }
   unread_ |= unread;
+  if (g.op != warp_op::active_mask) {
+    ++completed_;
+    if (trace::enabled) trace::collective(*block_, index_, warp_op_name(g.op), g.started, trace::now(), g.file, g.line);
+  }
   for (unsigned int lane = 0; lane < lanes_per_warp; ++lane) {
     if ((g.arrived & bit(lane)) == 0) continue;
     g.fibers[lane]->warp_outcome = results[lane];
@@ -236,6 +244,7 @@ warp_state::arrival warp_state::arrive(fiber& self, unsigned int lane, const war
     g.file = call.file;
     g.line = call.line;
     g.race_token = race::fresh_token();
+    if (trace::enabled) g.started = trace::now();
     it = groups_.end() - 1;
   }
   self.race_token = it->race_token;

@@ -13,6 +13,7 @@
 
 namespace cusim::detail {
 
+class block_state;
 class fiber;
 class fiber_queue;
 
@@ -30,6 +31,7 @@ struct warp_group {
   std::array<unsigned int, lanes_per_warp> widths{};
   std::array<fiber*, lanes_per_warp> fibers{};
   const void* race_token = nullptr;  // race checking (sched/race_check.hpp)
+  std::int64_t started = 0;          // the timeline trace: the first lane's arrival
 };
 
 // Each arrived lane's result, by CUDA's rules (PTX shfl.sync, vote.sync,
@@ -44,8 +46,9 @@ std::string describe_lanes(unsigned int lanes);
 
 class warp_state {
  public:
-  // `present`: the lanes that exist (all 32 but in a partial last warp).
-  void reset(unsigned int present);
+  // `present`: the lanes that exist (all 32 but in a partial last warp);
+  // the warp is number `index` of `block`.
+  void reset(unsigned int present, const block_state& block, unsigned int index);
 
   unsigned int present() const { return present_; }
 
@@ -62,6 +65,9 @@ class warp_state {
   void lane_exited(unsigned int lane, fiber_queue& woken);
   void lane_waits_at_barrier(unsigned int lane, fiber_queue& woken);
   void barrier_released() { at_barrier_ = 0; }
+
+  // Collectives completed since reset (not __activemask), for the kernel report.
+  unsigned long long completed_collectives() const { return completed_; }
 
   // Lanes that read from lanes that did not take part, since the last call.
   unsigned int take_unread(const char*& file, unsigned int& line, warp_op& op);
@@ -80,6 +86,9 @@ class warp_state {
   unsigned int at_barrier_ = 0;
   std::vector<warp_group> groups_;  // pending, oldest first
   unsigned int unread_ = 0;
+  unsigned long long completed_ = 0;
+  const block_state* block_ = nullptr;
+  unsigned int index_ = 0;
   const char* unread_file_ = nullptr;
   unsigned int unread_line_ = 0;
   warp_op unread_op_{};

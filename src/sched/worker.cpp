@@ -10,6 +10,7 @@
 
 #include "api/kernels.hpp"
 #include "sched/race_check.hpp"
+#include "trace/trace.hpp"
 #include "support/diagnostics.hpp"
 #include "support/env.hpp"
 
@@ -127,6 +128,7 @@ block_state& worker::admit_block(grid_job& grid, std::uint64_t linear) {
     block = block_pool_.back().get();
   }
   block->start(grid, linear);
+  if (trace::enabled) block->trace_started = trace::now();
   resident_.push_back(block);
   ++resident_count(grid);
   start_fiber_for(*block, /*run_next=*/false);
@@ -198,6 +200,8 @@ void worker::leave_resident(block_state& block) {
   block.retire_shared_memory();
   resident_.erase(std::find(resident_.begin(), resident_.end(), &block));
   grid_job& grid = block.grid();
+  grid.add_activity(block.activity());
+  if (trace::enabled) trace::block(grid, block.linear_index(), block.trace_started, trace::now());
   --resident_count(grid);
   if (launch_sequence* sequence = grid.sequence) {
     if (++sequence->finished == grid.block_count()) child_grid_complete(*sequence);

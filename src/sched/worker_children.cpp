@@ -4,6 +4,7 @@
 // blocks that waited for their children.
 #include <algorithm>
 
+#include "api/kernel_report.hpp"
 #include "sched/race_check.hpp"
 #include "sched/worker.hpp"
 
@@ -50,6 +51,7 @@ void worker::advance(launch_sequence& sequence) {
   grid->depth = next.depth;
   grid->nest_under(sequence.block->grid());
   grid->set_race_start_token(next.race_token);
+  grid->trace_flow = next.trace_flow;
   grid->sequence = &sequence;
   sequence.running = std::move(grid);
   sequence.resident = 0;
@@ -60,6 +62,7 @@ void worker::child_grid_complete(launch_sequence& sequence) {
   // Tail launches run after the grid and all its other work, before
   // anything its launcher queued after it.
   std::vector<child_launch> tails = sequence.running->take_tail_launches();
+  if (kernel_report_on()) report_device_grid(*sequence.running);
   sequence.queue.insert(sequence.queue.begin(), std::make_move_iterator(tails.begin()),
                         std::make_move_iterator(tails.end()));
   sequence.running.reset();

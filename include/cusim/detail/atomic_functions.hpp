@@ -91,11 +91,10 @@ T atomicXor(T* address, T value) {
 // A failed swap is how a spin lock waits: always a spin point.
 template <cusim::detail::atomic_cas_type T>
 T atomicCAS(T* address, T compare, T value) {
-  if (!cusim::detail::atomic_at(address).compare_exchange_strong(compare, value, std::memory_order_acq_rel)) {
-    cusim::detail::spin_point();
-  } else {
-    cusim::detail::note_progress_point();
-  }
+  const bool swapped =
+      cusim::detail::atomic_at(address).compare_exchange_strong(compare, value, std::memory_order_acq_rel);
+  cusim::detail::note_progress_point(swapped ? cusim::detail::progress_kind::atomic
+                                             : cusim::detail::progress_kind::failed_swap);
   return compare;  // the old value, whether or not the swap happened
 }
 // ((old >= limit) ? 0 : old + 1) and ((old == 0 || old > limit) ? limit : old - 1), as CUDA defines them.

@@ -11,6 +11,27 @@ namespace cusim::detail {
 class block_state;  // the engine's per-block state (src/sched/block.hpp)
 class fiber;        // the engine's fiber (src/fiber/fiber.hpp)
 
+// What a block's threads did, counted for the kernel report (CUSIM_REPORT):
+// the inline atomics and fences count here through thread_context, the
+// scheduler counts the rest. Every 64th atomic or fence of a block is also a
+// spin point (progress.hpp).
+struct block_activity {
+  unsigned long long atomics = 0;
+  unsigned long long fences = 0;
+  unsigned long long barriers = 0;          // __syncthreads (and tile syncs) completed
+  unsigned long long warp_collectives = 0;  // shuffles, votes, match, reduce, __syncwarp completed
+  unsigned long long device_launches = 0;   // kernels launched from the block's threads
+
+  block_activity& operator+=(const block_activity& other) {
+    atomics += other.atomics;
+    fences += other.fences;
+    barriers += other.barriers;
+    warp_collectives += other.warp_collectives;
+    device_launches += other.device_launches;
+    return *this;
+  }
+};
+
 // What one CUDA thread sees of itself. Owned by the fiber running the thread:
 // a loop fiber rewrites thread_idx for each thread it runs in turn.
 struct thread_context {
@@ -20,6 +41,7 @@ struct thread_context {
   dim3 grid_dim;
   unsigned int linear_tid;  // threadIdx.x + threadIdx.y*Dx + threadIdx.z*Dx*Dy
   block_state* block;
+  block_activity* activity;  // the block's counters
   fiber* self;
   int last_error;  // device-side cudaGetLastError: each CUDA thread has its own
 };

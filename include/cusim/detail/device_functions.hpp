@@ -32,7 +32,7 @@ inline int __syncthreads_or(int predicate, const char* file = __builtin_FILE(), 
 // so they are progress points too.
 inline void __threadfence_block() {
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  cusim::detail::note_progress_point();
+  cusim::detail::note_progress_point(cusim::detail::progress_kind::fence);
 }
 inline void __threadfence() { __threadfence_block(); }
 inline void __threadfence_system() { __threadfence_block(); }

@@ -1,10 +1,11 @@
 // Forward progress for spinning threads. A CUDA thread that waits for another
 // in a loop (a spin lock, a flag) must let that other thread run: on a GPU
 // they run at once, here they share a worker. Failed compare-and-swaps,
-// __nanosleep, and every 64th atomic or fence of a worker are points where
+// __nanosleep, and every 64th atomic or fence of a block are points where
 // the running thread steps aside for the others of its block (starting the
 // ones not yet started) and comes back after them.
 #pragma once
+#include <cusim/detail/builtins.hpp>
 #include <cusim/detail/config.hpp>
 
 namespace cusim::detail {
@@ -12,18 +13,26 @@ namespace cusim::detail {
 // Steps aside now, if anything else of the block can run.
 void spin_point();
 
-extern CUSIM_THREAD_LOCAL unsigned int atomics_since_spin_point;
+// What reached a progress point: an atomic, a compare-and-swap that failed
+// (how a spin lock waits: always a spin point), or a fence.
+enum class progress_kind { atomic, failed_swap, fence };
 
-// An atomic or a fence: every 64th is a spin point.
+// Counts the operation for the block; every 64th atomic or fence of a block
+// is a spin point. Host code (no CUDA thread running) counts nothing.
+CUSIM_ALWAYS_INLINE void count_progress_point(progress_kind kind) {
+  thread_context* t = current_thread;
+  if (t == nullptr) return;
+  unsigned long long& count = kind == progress_kind::fence ? t->activity->fences : t->activity->atomics;
+  if ((++count & 63u) == 0 || kind == progress_kind::failed_swap) spin_point();
+}
+
 #ifdef __SANITIZE_THREAD__
 // Race checking (cusim-cc --check=race): the count is cusim's, not the
 // kernel's, so it is kept by the runtime, out of ThreadSanitizer's sight.
-void note_progress_point_in_runtime();
-inline void note_progress_point() { note_progress_point_in_runtime(); }
+void note_progress_point_in_runtime(progress_kind kind);
+inline void note_progress_point(progress_kind kind = progress_kind::atomic) { note_progress_point_in_runtime(kind); }
 #else
-CUSIM_ALWAYS_INLINE void note_progress_point() {
-  if ((++atomics_since_spin_point & 63u) == 0) spin_point();
-}
+CUSIM_ALWAYS_INLINE void note_progress_point(progress_kind kind = progress_kind::atomic) { count_progress_point(kind); }
 #endif
 
 }  // namespace cusim::detail
