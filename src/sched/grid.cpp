@@ -56,6 +56,12 @@ std::string grid_job::kernel_name() const {
 void grid_job::add_activity(const block_activity& block) {
   std::lock_guard lock(activity_mutex_);
   activity_ += block;
+  ++finished_blocks_;
+}
+
+std::uint64_t grid_job::finished_blocks() const {
+  std::lock_guard lock(activity_mutex_);
+  return finished_blocks_;
 }
 
 block_activity grid_job::activity() const {

@@ -97,9 +97,10 @@ class grid_job {
   std::string kernel_name() const;
 
   // The kernel report: what the grid's finished blocks did, and when the
-  // grid was made.
+  // grid was made. add_activity is called once per finished block.
   void add_activity(const block_activity& block);
   block_activity activity() const;
+  std::uint64_t finished_blocks() const;
   std::chrono::steady_clock::time_point made() const { return made_; }
 
   // Dynamic parallelism. `depth`: 0 for a grid the host launched, one more
@@ -155,6 +156,7 @@ class grid_job {
   std::vector<child_launch> tail_launches_;
   mutable std::mutex activity_mutex_;
   block_activity activity_;
+  std::uint64_t finished_blocks_ = 0;
   std::chrono::steady_clock::time_point made_ = std::chrono::steady_clock::now();
   std::mutex reported_mutex_;
   std::set<std::tuple<const char*, unsigned int, int>> reported_sites_;

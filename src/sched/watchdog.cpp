@@ -23,7 +23,7 @@ uint3 thread_index(const grid_job& grid, unsigned int linear) {
 
 stall_watchdog::stall_watchdog(const std::vector<std::unique_ptr<worker>>& workers)
     : workers_(workers), limit_(configured_limit()) {
-  if (limit_.count() > 0) thread_ = std::thread([this] { main_loop(); });
+  if (limit_.count() > 0 || progress_line::wanted()) thread_ = std::thread([this] { main_loop(); });
 }
 
 stall_watchdog::~stall_watchdog() {
@@ -40,6 +40,7 @@ void stall_watchdog::watch(const grid_job* grid) {
   std::lock_guard lock(mutex_);
   grid_ = grid;
   const auto now = std::chrono::steady_clock::now();
+  progress_.watch(grid, now);
   samples_.assign(workers_.size(), sample{0, 0, now, now, 0, false, false});
   for (std::size_t i = 0; i < workers_.size(); ++i) {
     samples_[i].switches = workers_[i]->activity().switches.load(std::memory_order_relaxed);
@@ -53,7 +54,10 @@ void stall_watchdog::main_loop() {
     wake_.wait_for(lock, std::chrono::seconds(1));
     if (stopping_ || grid_ == nullptr) continue;
     const auto now = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < samples_.size(); ++i) check(*grid_, i, samples_[i], now);
+    if (limit_.count() > 0) {
+      for (std::size_t i = 0; i < samples_.size(); ++i) check(*grid_, i, samples_[i], now);
+    }
+    if (progress_line::wanted()) progress_.update(*grid_, now);
   }
 }
 

@@ -4,6 +4,7 @@
 // switch, or threads that keep switching while none of them finishes, are
 // reported, once per grid and worker, with what to look for. Nothing is
 // stopped: a long computation looks the same, and cannot be told apart.
+// The same thread draws the progress line (progress_line.hpp).
 #pragma once
 #include <chrono>
 #include <condition_variable>
@@ -12,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "sched/progress_line.hpp"
 #include "sched/worker.hpp"
 
 namespace cusim::detail {
@@ -44,6 +46,7 @@ class stall_watchdog {
   std::condition_variable wake_;
   const grid_job* grid_ = nullptr;
   std::vector<sample> samples_;
+  progress_line progress_;
   bool stopping_ = false;
   std::thread thread_;
 };

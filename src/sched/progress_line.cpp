@@ -1,0 +1,57 @@
+#include "sched/progress_line.hpp"
+
+#include <unistd.h>
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include "sched/grid.hpp"
+#include "support/env.hpp"
+
+namespace cusim::detail {
+
+namespace {
+
+std::chrono::seconds delay() {
+  static const std::int64_t seconds = env_nonnegative("CUSIM_PROGRESS", 2);
+  return std::chrono::seconds(seconds);
+}
+
+void write_to_terminal(const std::string& text) {
+  [[maybe_unused]] const ssize_t written = ::write(2, text.data(), text.size());
+}
+
+}  // namespace
+
+bool progress_line::wanted() {
+  static const bool wanted = delay().count() > 0 && ::isatty(2) == 1;
+  return wanted;
+}
+
+void progress_line::watch(const grid_job* grid, std::chrono::steady_clock::time_point now) {
+  clear();
+  if (grid != nullptr) started_ = now;
+}
+
+void progress_line::update(const grid_job& grid, std::chrono::steady_clock::time_point now) {
+  if (now - started_ < delay()) return;
+  const std::uint64_t done = grid.finished_blocks();
+  const std::uint64_t total = grid.block_count();
+  const double seconds = std::chrono::duration<double>(now - started_).count();
+  const double rate = done / seconds;
+  const std::string left =
+      done == 0 ? std::string("") : fmt::format(", about {:.0f} s left", double(total - done) / rate);
+  // \r and "erase line" (ESC [ K): the line is rewritten in place.
+  write_to_terminal(fmt::format("\rcusim: kernel {}: {} of {} blocks done ({:.1f}%), {:.0f} blocks/s{}\x1b[K",
+                                grid.kernel_name(), done, total, 100.0 * double(done) / double(total), rate, left));
+  shown_ = true;
+}
+
+void progress_line::clear() {
+  if (!shown_) return;
+  write_to_terminal("\r\x1b[K");
+  shown_ = false;
+}
+
+}  // namespace cusim::detail

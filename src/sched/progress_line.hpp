@@ -1,0 +1,30 @@
+// The progress line: for a grid that runs long, while stderr is a terminal,
+// one line on stderr rewritten in place each second: blocks done of the
+// total, the rate and the time left. Silent when stderr is not a terminal
+// (logs, CI) or with CUSIM_PROGRESS=0; CUSIM_PROGRESS=N shows it after N
+// seconds (default 2). Driven by the stall watchdog's thread (watchdog.hpp).
+#pragma once
+#include <chrono>
+#include <cstdint>
+
+namespace cusim::detail {
+
+class grid_job;
+
+class progress_line {
+ public:
+  // Whether progress lines are shown at all in this process.
+  static bool wanted();
+
+  // A new grid starts now (nullptr: none runs; clears a line shown).
+  void watch(const grid_job* grid, std::chrono::steady_clock::time_point now);
+  // Called about once a second while `grid` runs.
+  void update(const grid_job& grid, std::chrono::steady_clock::time_point now);
+
+ private:
+  void clear();
+  std::chrono::steady_clock::time_point started_;
+  bool shown_ = false;
+};
+
+}  // namespace cusim::detail
