@@ -10,7 +10,7 @@
 # nvcc's options); other sources by the C++ compiler as usual. The target links
 # cusim::runtime (cusim::runtime_race with CUSIM_FLAGS --check=race,
 # cusim::runtime_memcheck with --check=memory; cusim::lockstep too with
-# --warp-mode=lockstep). Header dependencies of .cu files are tracked through
+# --warp-mode=lockstep, cusim::banks with --check=banks). Header dependencies of .cu files are tracked through
 # cusim-cc's -MD output. ARCH sets the device profile the program models by
 # default (as nvcc's -arch; CUSIM_DEVICE overrides it at run time).
 include_guard(GLOBAL)
@@ -81,6 +81,8 @@ function(_cusim_link_runtime target scope)
     target_link_options(${target} ${scope} -fsanitize=address)
   elseif("--warp-mode=lockstep" IN_LIST ARG_CUSIM_FLAGS)
     target_link_libraries(${target} ${scope} cusim::lockstep)
+  elseif("--check=banks" IN_LIST ARG_CUSIM_FLAGS)
+    target_link_libraries(${target} ${scope} cusim::banks)
   else()
     target_link_libraries(${target} ${scope} cusim::runtime)
   endif()

@@ -14,11 +14,15 @@ target_include_directories(cusim_runtime INTERFACE
 install(TARGETS cusim_runtime cusim-cc cusim-explore EXPORT cusimTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-# For cusim-cc --check=race|memory and cusim_add_executable(... CUSIM_FLAGS --check=race|memory).
+if(TARGET cusim_banks)
+  set_target_properties(cusim_banks PROPERTIES EXPORT_NAME banks)
+  install(TARGETS cusim_banks EXPORT cusimTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 if(TARGET cusim_lockstep)
   set_target_properties(cusim_lockstep PROPERTIES EXPORT_NAME lockstep)
   install(TARGETS cusim_lockstep EXPORT cusimTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
+# For cusim-cc --check=race|memory and cusim_add_executable(... CUSIM_FLAGS --check=race|memory).
 foreach(check race memcheck)
   if(TARGET cusim_runtime_${check})
     set_target_properties(cusim_runtime_${check} PROPERTIES EXPORT_NAME runtime_${check})

@@ -41,6 +41,8 @@ unsigned int site_id(shared_site& site) {
 
 }  // namespace
 
+void (*block_finished_observer)(const block_state& block) = nullptr;
+
 block_state::block_state(std::size_t arena_capacity)
     : arena_(static_cast<std::byte*>(::operator new[](
           std::max<std::size_t>(arena_capacity + redzone_room, shared_alignment), std::align_val_t{arena_alignment}))),

@@ -13,6 +13,11 @@
 
 namespace cusim::detail {
 
+// The access-pattern check (accesses/access_check.cpp) is told when a block
+// has finished, to count what its warps left incomplete. Null unless that
+// check is linked in.
+extern void (*block_finished_observer)(const class block_state& block);
+
 class block_state {
  public:
   // `arena_capacity`: the most shared memory any block may be given.
@@ -67,6 +72,7 @@ class block_state {
 
   // The warp of thread `linear_tid`.
   warp_state& warp_of(unsigned int linear_tid) { return warps_[linear_tid / lanes_per_warp]; }
+  const warp_state& warp_of(unsigned int linear_tid) const { return warps_[linear_tid / lanes_per_warp]; }
   // What the block's threads wait for, for a report of a block that cannot go on.
   std::string describe_waits() const;
 

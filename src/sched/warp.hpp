@@ -51,6 +51,8 @@ class warp_state {
   void reset(unsigned int present, const block_state& block, unsigned int index);
 
   unsigned int present() const { return present_; }
+  // The lanes that exist and have not exited.
+  unsigned int live() const { return present_ & ~exited_; }
 
   enum class arrival { waiting, completed, mismatch };
   // Lane `lane`, running on `self`, calls `call` (already validated: its mask

@@ -202,6 +202,7 @@ void worker::leave_resident(block_state& block) {
   grid_job& grid = block.grid();
   grid.add_activity(block.activity());
   if (trace::enabled) trace::block(grid, block.linear_index(), block.trace_started, trace::now());
+  if (block_finished_observer != nullptr) block_finished_observer(block);
   --resident_count(grid);
   if (launch_sequence* sequence = grid.sequence) {
     if (++sequence->finished == grid.block_count()) child_grid_complete(*sequence);

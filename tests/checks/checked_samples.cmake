@@ -1,10 +1,11 @@
-# Builds the samples with cusim-cc --check=${CHECK} (race or memory), or in
-# lockstep warp mode (CHECK=lockstep), and runs each: none may report
-# anything, and each must pass. Race checking leaves out 100 (its
+# Builds the samples with cusim-cc --check=${CHECK} (race, memory or banks),
+# or in lockstep warp mode (CHECK=lockstep), and runs each: none may report
+# anything (but the access-pattern table --check=banks prints at exit, which
+# it must), and each must pass. Race checking leaves out 100 (its
 # cooperative grid fills the GPU: 16896 threads alive at once, more than TSan
 # can follow) and 140-160 (a million threads and more: TSan makes an identity
 # for each, about 0.4 ms apiece).
-#   cmake -DCHECK=race|memory|lockstep -DCUSIM_CC=... -DSAMPLES=<samples dir> -DWORK=<scratch dir>
+#   cmake -DCHECK=race|memory|lockstep|banks -DCUSIM_CC=... -DSAMPLES=<samples dir> -DWORK=<scratch dir>
 #         -P checked_samples.cmake
 if(CHECK STREQUAL "race")
   set(mode --check=race)
@@ -18,8 +19,13 @@ elseif(CHECK STREQUAL "lockstep")
   set(mode --warp-mode=lockstep)
   set(complaint "cusim: ")
   set(left_out "^$")
+elseif(CHECK STREQUAL "banks")
+  set(mode --check=banks)
+  set(complaint "cusim: ")
+  set(left_out "^$")
+  set(report_at_exit "cusim: banks: ")
 else()
-  message(FATAL_ERROR "CHECK must be race, memory or lockstep, not '${CHECK}'")
+  message(FATAL_ERROR "CHECK must be race, memory, lockstep or banks, not '${CHECK}'")
 endif()
 file(MAKE_DIRECTORY ${WORK})
 file(GLOB samples LIST_DIRECTORIES true ${SAMPLES}/[0-9]*)
@@ -41,6 +47,14 @@ foreach(dir IN LISTS samples)
     continue()
   endif()
   execute_process(COMMAND ${WORK}/${name} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(report_at_exit)
+    string(FIND "${err}" "${report_at_exit}" at)
+    if(at EQUAL -1)
+      string(APPEND failures "${name}: no \"${report_at_exit}\" report at exit\n${err}\n")
+      continue()
+    endif()
+    string(SUBSTRING "${err}" 0 ${at} err)
+  endif()
   if(err MATCHES "${complaint}" OR NOT status EQUAL 0 OR NOT out MATCHES "PASSED")
     string(APPEND failures "${name}: exit ${status}\n${err}\n")
   else()

@@ -181,7 +181,8 @@ class parser {
       const std::string v = value_of(a, "--check");
       if (v == "race") o_.check = check_kind::race;
       else if (v == "memory") o_.check = check_kind::memory;
-      else usage_error("--check " + v + ": the checks are race and memory");
+      else if (v == "banks") o_.check = check_kind::banks;
+      else usage_error("--check " + v + ": the checks are race, memory and banks");
     } else if (is(a, "--warp-mode")) {
       const std::string v = value_of(a, "--warp-mode");
       if (v != "lockstep" && v != "its") usage_error("--warp-mode " + v + ": the warp modes are its and lockstep");

@@ -53,6 +53,7 @@ runtime_library runtime_for(check_kind check) {
     case check_kind::memory:
       return {"libcusim-memcheck.a", CUSIM_CC_MEMCHECK_LINK_LIBRARIES,
               {"-fsanitize=address", "-fno-omit-frame-pointer", "-g"}};
+    case check_kind::banks:  // the plain runtime, with hooks (locate_toolchain)
     case check_kind::none: break;
   }
   return {"libcusim.a", CUSIM_CC_LINK_LIBRARIES, {}};
@@ -78,7 +79,7 @@ toolchain locate_toolchain(const options& o) {
     t.include_dirs = split(CUSIM_CC_INCLUDE_DIRS, ';');
     t.link_libraries = split(runtime.build_links, '|');
   }
-  if (o.check != check_kind::none) {
+  if (o.check != check_kind::none && o.check != check_kind::banks) {
     if (t.link_libraries.empty() || t.link_libraries.front().empty()) {
       std::cerr << "cusim-cc: --check needs " << runtime.library
                 << ", which a sanitizer build of cusim does not make\n";
@@ -86,15 +87,19 @@ toolchain locate_toolchain(const options& o) {
     }
     t.sanitize_flags = runtime.flags;
   }
-  if (o.lockstep) {
+  if (o.lockstep || o.check == check_kind::banks) {
     // ThreadSanitizer's instrumentation without its runtime: the hooks it
-    // calls are libcusim-lockstep's.
+    // calls are libcusim-lockstep's or libcusim-banks's (which names source
+    // lines from -g's debug information).
+    const bool banks = o.check == check_kind::banks;
     t.instrument_flags = {"-fsanitize=thread", "-Wno-tsan"};
-    const std::string hooks = prefix.empty() ? std::string(CUSIM_CC_LOCKSTEP_LIBRARY)
-                                             : (prefix / CUSIM_CC_INSTALL_LIBDIR / "libcusim-lockstep.a").string();
+    if (banks) t.instrument_flags.push_back("-g");
+    const std::string name = banks ? "cusim-banks" : "cusim-lockstep";
+    const std::string hooks = prefix.empty() ? std::string(banks ? CUSIM_CC_BANKS_LIBRARY : CUSIM_CC_LOCKSTEP_LIBRARY)
+                                             : (prefix / CUSIM_CC_INSTALL_LIBDIR / ("lib" + name + ".a")).string();
     if (hooks.empty()) {
-      std::cerr << "cusim-cc: --warp-mode=lockstep needs libcusim-lockstep, which a sanitizer build of cusim does "
-                   "not make\n";
+      std::cerr << "cusim-cc: " << (banks ? "--check=banks" : "--warp-mode=lockstep") << " needs lib" << name
+                << ", which a sanitizer build of cusim does not make\n";
       std::exit(2);
     }
     t.link_libraries.insert(t.link_libraries.begin(), hooks);
