@@ -119,7 +119,10 @@ void on_access(void* address, unsigned int bytes, bool write, void* pc) {
   }
 }
 
-void on_atomic(volatile void*) {}
+void on_atomic(volatile void*, void*) {}
+void on_function_entry(void*) {}
+void on_function_exit(const void*) {}
+void on_basic_block(void*, const void*) {}
 
 void block_finished(const block_state& block) {
   auto it = records.find(&block);
@@ -143,4 +146,7 @@ const bool observing = [] {
 
 using cusim::detail::on_access;
 using cusim::detail::on_atomic;
+using cusim::detail::on_function_entry;
+using cusim::detail::on_function_exit;
+using cusim::detail::on_basic_block;
 #include "support/instrumentation_hooks.inc"

@@ -1,10 +1,6 @@
 // The access-pattern check's report, printed at exit: per source line and
 // kind of access, the warp requests and their cost against the ideal, worst
 // first. Instructions become lines through addr2line (binutils), run once.
-#include <dlfcn.h>
-#include <elf.h>
-#include <link.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +15,7 @@
 
 #include "accesses/access_sites.hpp"
 #include "support/diagnostics.hpp"
+#include "support/source_lines.hpp"
 
 namespace cusim::detail {
 
@@ -65,47 +62,6 @@ tallies& my_tallies() {
   return *mine;
 }
 
-// "file:line" for each instruction address, by one run of addr2line on the
-// file each lies in (at its offset there for a position-independent one).
-std::map<const void*, std::string> source_lines(const std::vector<const void*>& pcs) {
-  std::map<const void*, std::string> lines;
-  std::map<std::string, std::vector<std::pair<const void*, std::uintptr_t>>> by_file;
-  for (const void* pc : pcs) {
-    lines[pc] = fmt::format("{}", pc);
-    Dl_info info{};
-    const void* at = static_cast<const char*>(pc) - 1;  // the call's own instruction
-    if (dladdr(at, &info) == 0 || info.dli_fbase == nullptr) continue;
-    std::string file = info.dli_fname != nullptr ? info.dli_fname : "";
-    if (file.empty() || file.find('/') == std::string::npos) {
-      char self[4096];
-      const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-      if (n <= 0) continue;
-      file.assign(self, std::size_t(n));
-    }
-    const auto* header = static_cast<const ElfW(Ehdr)*>(info.dli_fbase);
-    const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(at);
-    const std::uintptr_t offset =
-        header->e_type == ET_DYN ? address - reinterpret_cast<std::uintptr_t>(info.dli_fbase) : address;
-    by_file[file].emplace_back(pc, offset);
-  }
-  for (const auto& [file, entries] : by_file) {
-    std::string command = fmt::format("addr2line -e '{}'", file);
-    for (const auto& entry : entries) command += fmt::format(" {:#x}", entry.second);
-    std::FILE* out = ::popen(command.c_str(), "r");
-    if (out == nullptr) continue;
-    char line[4096];
-    for (const auto& entry : entries) {
-      if (std::fgets(line, sizeof line, out) == nullptr) break;
-      std::string text(line);
-      text.erase(text.find_last_not_of("\n") + 1);
-      if (auto cut = text.find(" (discriminator"); cut != std::string::npos) text.erase(cut);
-      if (text.rfind("??", 0) != 0) lines[entry.first] = text;
-    }
-    ::pclose(out);
-  }
-  return lines;
-}
-
 struct line_tally {
   std::string where;
   memory_space space;
@@ -125,7 +81,7 @@ void print_report() {
   }
   std::vector<const void*> pcs;
   for (const auto& [site, tally] : merged) pcs.push_back(site.pc);
-  const auto lines = source_lines(pcs);
+  const auto lines = source_lines(pcs);  // instructions just after each access
   // Instructions of one line (an unrolled loop, say) are one entry.
   std::map<std::tuple<std::string, memory_space, bool>, site_tally> by_line;
   for (const auto& [site, tally] : merged) add(by_line[{lines.at(site.pc), site.space, site.write}], tally);

@@ -14,6 +14,7 @@ void fiber::reset() {
   thread = thread_context{};
   thread.self = this;
   next = nullptr;
+  spinning = false;
   context.prepare(stack_.bottom(), stack_.size(), &fiber::entry, this);
 }
 

@@ -48,6 +48,7 @@ class fiber {
   unsigned int race_window = 0;      // race checking: the stack window of its next thread
   std::size_t race_stack_offset = 0;  // and how far below fiber_loop's frame the running thread's begins
   std::uint64_t priority = 0;        // schedule pct: the highest runnable runs (sched/schedule.hpp)
+  bool spinning = false;             // stepped aside at a spin point: runnable, not waiting (lockstep warps)
   const void* race_token = nullptr;  // race checking: the token of the occasion it waits at (sched/race_check.hpp)
 
  private:

@@ -6,6 +6,7 @@
 #include <exception>
 #include <string>
 
+#include <cuda_runtime_api.h>
 #include <cusim/profile.hpp>
 
 #include "api/kernels.hpp"
@@ -262,13 +263,13 @@ void worker::fail_in_kernel(fmt::format_string<Args...> format, Args&&... args) 
   abandon_thread();
 }
 
-void worker::fail_grid(const std::string& problem) {
+void worker::fail_grid(const std::string& problem, cudaError_t error) {
   const thread_context& t = running_->thread;
-  report("kernel {}: block ({},{},{}), thread ({},{},{}): {} The grid stops (cudaErrorLaunchFailure).",
-         t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x, t.thread_idx.y,
-         t.thread_idx.z, problem);
+  report("kernel {}: block ({},{},{}), thread ({},{},{}): {} The grid stops ({}).", t.block->grid().kernel_name(),
+         t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x, t.thread_idx.y, t.thread_idx.z, problem,
+         cudaGetErrorName(error));
   note_schedule_for_replay();
-  t.block->grid().abort(cudaErrorLaunchFailure);
+  t.block->grid().abort(error);
 }
 
 const block_state* worker::shared_memory_owner(const void* p) const {
@@ -718,6 +719,12 @@ void worker::spin_point() {
   fiber& self = *running_;
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
+  // Whoever looks while it is away sees a thread that can go on, not one that waits.
+  struct spinning_while_away {
+    fiber& f;
+    explicit spinning_while_away(fiber& f) : f(f) { f.spinning = true; }
+    ~spinning_while_away() { f.spinning = false; }
+  } away(self);
   // The thread it waits for may not have started: a loop fiber runs threads
   // one after another, so give the rest of the block a fiber of their own.
   if (block.needs_starter()) start_fiber_for(block, /*run_next=*/true);

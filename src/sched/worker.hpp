@@ -83,10 +83,10 @@ class worker {
   const block_state* shared_memory_owner(const void* p) const;
   bool in_local_memory(const void* p) const;
   // Reports a misuse by the running thread (naming its kernel, block and
-  // thread) and stops the grid (cudaErrorLaunchFailure). The thread goes on
-  // until its next wait, so that the runtime call that found the misuse can
-  // return (and free what it holds) first: the caller returns an error.
-  void fail_grid(const std::string& problem);
+  // thread) and stops the grid with `error`. The thread goes on until its
+  // next wait, so that the runtime call that found the misuse can return
+  // (and free what it holds) first: the caller returns an error.
+  void fail_grid(const std::string& problem, cudaError_t error = cudaErrorLaunchFailure);
 
   // Called by the fiber loop.
   void fiber_loop(fiber& self);

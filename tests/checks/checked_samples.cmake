@@ -16,9 +16,11 @@ elseif(CHECK STREQUAL "memory")
   set(complaint "AddressSanitizer|cusim: memory error")
   set(left_out "^$")
 elseif(CHECK STREQUAL "lockstep")
+  # Lockstep leaves out the same: their threads take turns at every memory
+  # access and basic block, unoptimised (30 to 40 s each here; they pass).
   set(mode --warp-mode=lockstep)
   set(complaint "cusim: ")
-  set(left_out "^$")
+  set(left_out "^(100|14[0-9]|15[0-9]|16[0-9])-")
 elseif(CHECK STREQUAL "banks")
   set(mode --check=banks)
   set(complaint "cusim: ")

@@ -95,6 +95,7 @@ class driver {
     cmd.insert(cmd.end(), tools_.instrument_flags.begin(), tools_.instrument_flags.end());
     if (o_.make_shared_library) cmd.push_back("-fPIC");
     cmd.insert(cmd.end(), o_.compile_flags.begin(), o_.compile_flags.end());
+    cmd.insert(cmd.end(), tools_.final_flags.begin(), tools_.final_flags.end());
     return cmd;
   }
 

@@ -89,11 +89,17 @@ toolchain locate_toolchain(const options& o) {
   }
   if (o.lockstep || o.check == check_kind::banks) {
     // ThreadSanitizer's instrumentation without its runtime: the hooks it
-    // calls are libcusim-lockstep's or libcusim-banks's (which names source
-    // lines from -g's debug information).
+    // calls are libcusim-lockstep's or libcusim-banks's, which name source
+    // lines from -g's debug information.
     const bool banks = o.check == check_kind::banks;
-    t.instrument_flags = {"-fsanitize=thread", "-Wno-tsan"};
-    if (banks) t.instrument_flags.push_back("-g");
+    t.instrument_flags = {"-fsanitize=thread", "-Wno-tsan", "-g"};
+    if (!banks) {
+      // Lockstep also follows every basic block (to keep diverged lanes
+      // apart), and needs the branches laid out as the source has them:
+      // unoptimised, whatever -O the command line gives.
+      t.instrument_flags.push_back("-fsanitize-coverage=trace-pc");
+      t.final_flags = {"-O0"};
+    }
     const std::string name = banks ? "cusim-banks" : "cusim-lockstep";
     const std::string hooks = prefix.empty() ? std::string(banks ? CUSIM_CC_BANKS_LIBRARY : CUSIM_CC_LOCKSTEP_LIBRARY)
                                              : (prefix / CUSIM_CC_INSTALL_LIBDIR / ("lib" + name + ".a")).string();

@@ -15,7 +15,8 @@ struct toolchain {
   std::vector<std::string> include_dirs;   // cusim's CUDA headers first
   std::vector<std::string> link_libraries; // libcusim and what it needs
   std::vector<std::string> sanitize_flags; // the sanitizer libcusim was built with
-  std::vector<std::string> instrument_flags;  // compiling only (--warp-mode=lockstep's hooks)
+  std::vector<std::string> instrument_flags;  // compiling only (--warp-mode=lockstep's and --check=banks's hooks)
+  std::vector<std::string> final_flags;       // compiling only, after the user's own (they win)
 };
 
 toolchain locate_toolchain(const options& o);
