@@ -17,30 +17,152 @@ namespace {
 }
 
 void print_help() {
-  std::cout << R"(usage: cusim-cc [options] file.cu|file.cpp|file.c|file.o|file.a ...
-Builds CUDA programs for the CPU with cusim. Accepts nvcc's options (long forms too):
-  -o FILE  -c  -dc  -E  -lib  -shared  -I DIR  -isystem DIR  -include FILE  -D NAME[=V]  -U NAME
-  -L DIR  -l LIB  -std=c++NN  -O0..3  -g  -G  -w  -x cu  -ccbin COMPILER
-  -M  -MM  -MD  -MMD  -MF FILE  -MT TARGET  -MP      dependency output, as gcc writes it
-  -arch=sm_XX | --gpu-architecture=sm_XX   the program's default device profile
-  -Xcompiler A,B | --compiler-options A,B   host compiler options
-  -Xlinker A | --linker-options A           linker options
-  -rdc=true, --extended-lambda, --expt-relaxed-constexpr   accepted; set nvcc's macros
-  -gencode ..., -code ..., -lineinfo, -dlink, -lcudart, -lcudadevrt, -Xptxas ..., -Xnvlink ...,
-  --use_fast_math, -ftz=, -prec-div=, -prec-sqrt=, -fmad=, -maxrregcount N, -res-usage,
-  -t N, -m64   accepted; GPU-only, nothing to do on the CPU (-v says so)
-  --default-stream legacy|per-thread   per-thread: the NULL stream is each host thread's own
-  --check=race   build with ThreadSanitizer: data races between CUDA threads are reported with both
-                 threads' coordinates and source lines (docs/debugging.md)
-  --check=memory build with AddressSanitizer: out-of-bounds accesses to global, shared, local and
-                 device-heap memory and use after free are reported with the CUDA thread and line
-  --warp-mode=lockstep   threads of a block advance one memory access at a time together, as a
-                 converged pre-Volta warp's lanes did (default: its, independent thread scheduling)
-  -v  -dryrun  -keep  --version  --help
-Macros: __CUDACC__, __NVCC__, __CUDACC_VER_MAJOR__/MINOR/BUILD, __CUDA_ARCH_LIST__, __CUSIM__.
-__CUDA_ARCH__ is left undefined, as in nvcc's host pass: each function is compiled once,
-for host and device alike (docs/cusim-cc.md).
-Environment: CUSIM_CXX picks the host compiler (default: the one cusim was built with).
+  std::cout << R"(NAME
+    cusim-cc - build CUDA programs for the CPU, with nvcc's command line
+
+SYNOPSIS
+    cusim-cc [options] file.cu|file.cpp|file.c|file.o|file.a|file.so ...
+
+DESCRIPTION
+    Builds CUDA programs for the CPU with cusim. Each .cu file is
+    preprocessed by the host compiler with cusim's CUDA headers first on
+    the include path, cuda_runtime.h included first and nvcc's macros
+    defined; what C++ cannot parse (k<<<grid, block>>>(args), __shared__,
+    __constant__, malloc and new in device code) is rewritten; the result
+    is compiled, and the objects are linked with libcusim. .cpp, .cc and
+    .cxx files are compiled as C++, .c files as C, and .o, .a and .so files
+    linked as they are. Errors, warnings and gdb name the .cu file's lines.
+
+    Accepts nvcc's options, short or long (-c or --compile), with values
+    written -I dir, -Idir or -I=dir. Any other option is an error that
+    names it.
+
+OPTIONS
+  What to make
+    -o FILE, --output-file FILE
+        The output: a.out by default (a.a with -lib). -c, -E and -M make
+        one output per input, so with -o they take one input only.
+    -c, --compile
+        Compile each input to an object, NAME.o in the current directory
+        (or -o), and do not link.
+    -dc, --device-c
+        As -c, with relocatable device code (defines __CUDACC_RDC__).
+    -E, --preprocess
+        Preprocess only: print the rewritten C++ of a .cu file (to -o if
+        given).
+    -lib, --lib
+        Make a static library of the inputs.
+    -shared, --shared
+        Make a shared library (compiled with -fPIC).
+    -x cu, --x cu
+        Treat every input as CUDA, whatever its suffix.
+
+  Preprocessor, compiler and linker
+    -I DIR, --include-path DIR      -isystem DIR, --system-include DIR
+    -include FILE, --pre-include FILE
+    -D NAME[=V], --define-macro     -U NAME, --undefine-macro
+    -L DIR, --library-path DIR      -l LIB, --library LIB
+        Passed to the host compiler or the linker.
+    -std=c++NN, --std c++NN
+        C++20 or later is kept; c++03 to c++17 are raised to c++20, which
+        cusim's headers need (-v says so). Default: c++20.
+    -O0, -O1, -O2, -O3, -Os, --optimize N
+        The optimisation level.
+    -g, --debug; -G, --device-debug (as -g)
+    -w, --disable-warnings; -W...; -fPIC; -pthread
+        Passed to the host compiler.
+    -Xcompiler A,B, --compiler-options A,B
+        Host compiler options.
+    -Xlinker A,B, --linker-options A,B
+        Linker options (passed as -Wl,A -Wl,B).
+    -ccbin COMPILER, --compiler-bindir COMPILER
+        The host C++ compiler (over CUSIM_CXX).
+    -M, -MM, -MD, -MMD, -MF FILE, -MT TARGET, -MP
+        Make-style dependency rules, as gcc writes them; the target is
+        the object asked for. -M and -MM print them instead of compiling.
+
+  The modelled GPU
+    -arch=sm_XX, --gpu-architecture=sm_XX (or compute_XX)
+        The device profile the program models by default (CUSIM_DEVICE
+        overrides it when it runs): sm_75, sm_80, sm_86, sm_89 or sm_90.
+        -arch=native, all or all-major keep the default, sm_90.
+    --default-stream legacy|null|per-thread
+        per-thread: the NULL stream is each host thread's own (defines
+        CUDA_API_PER_THREAD_DEFAULT_STREAM); legacy and null change nothing.
+    -rdc=true|false, --relocatable-device-code
+    --extended-lambda (--expt-extended-lambda)
+    --expt-relaxed-constexpr
+        Accepted: define nvcc's macros for them.
+
+  Checking builds
+    --check=race
+        Build with ThreadSanitizer: data races between CUDA threads are
+        reported with both threads' coordinates and source lines.
+    --check=memory
+        Build with AddressSanitizer: out-of-bounds accesses to global,
+        shared, local and device-heap memory and use after free are
+        reported with the CUDA thread and line.
+    --check=banks
+        Count shared-memory bank conflicts and global-memory sectors per
+        warp request; at exit, a table by source line.
+    --warp-mode=its|lockstep
+        lockstep: the threads of a block advance one memory access at a
+        time together, and diverged lanes of a warp run one path at a
+        time, as a pre-Volta warp's lanes did (compiled unoptimised; a
+        lane that waits CUSIM_WATCHDOG seconds for its warp ends the grid).
+        its, the default: independent thread scheduling. Not with --check.
+
+  Accepted, with nothing to do on the CPU (-v says so)
+    -gencode ARG, -code ARG, -Xptxas ARG, -Xnvlink ARG, -maxrregcount N,
+    -t N, --threads N, -m N, -ftz=B, -prec-div=B, -prec-sqrt=B, -fmad=B,
+    -diag-suppress ARG, -keep-dir DIR, -Werror KIND, -lineinfo, -dlink,
+    -res-usage, -m64, --use_fast_math, --extra-device-vectorization,
+    --restrict, --display-error-number, -Wno-deprecated-gpu-targets,
+    -lcudart, -lcudart_static, -lcudadevrt, -lcuda
+
+  The driver itself
+    -v, --verbose       Print each command before running it.
+    -dryrun, --dryrun   Print the commands without running them.
+    -keep, --keep       Keep the intermediate files (and say where).
+    -V, --version       Print the version and exit.
+    -h, -help, --help   Print this help and exit.
+
+MACROS
+    For .cu files: __CUDACC__, __NVCC__, __CUDACC_VER_MAJOR__/MINOR/BUILD,
+    __CUDA_ARCH_LIST__ (the profile: 900, or 800 under -arch=sm_80),
+    __CUDACC_RDC__, __CUDACC_EXTENDED_LAMBDA__ and
+    __CUDACC_RELAXED_CONSTEXPR__ under their options, __CUSIM__ and
+    __CUSIM_CC__. __CUDA_ARCH__ is left undefined, as in nvcc's host pass:
+    each function is compiled once, for host and device alike.
+
+ENVIRONMENT
+    CUSIM_CXX   the host C++ compiler, for .cu and C++ files and the link
+                (default: the one cusim was built with; -ccbin wins)
+    CUSIM_CC    the C compiler for .c files (default: cusim's)
+    The programs it builds read CUSIM_DEVICE, CUSIM_WORKERS,
+    CUSIM_SCHEDULE, CUSIM_REPORT, CUSIM_CHECKS and more when they run:
+    docs/runtime-options.md lists them.
+
+EXIT STATUS
+    0    everything was built
+    1    an input is missing, or a .cu construct cannot be rewritten
+    2    a bad command line, or a mode this cusim was built without
+    N    the exit status of the compiler, linker or ar that failed
+         (127: it could not be run; 128+S: killed by signal S)
+
+EXAMPLES
+    cusim-cc -O2 -arch=sm_80 main.cu kernels.cu util.cpp -o app
+    cusim-cc -c kernels.cu -o kernels.o -MD      # compile, write kernels.d
+    cusim-cc -lib kernels.o -o libkernels.a      # a static library
+    cusim-cc -E kernels.cu                       # show the rewritten C++
+    cusim-cc --check=race prog.cu -o prog && ./prog
+    make NVCC=cusim-cc                           # a Makefile using $(NVCC)
+
+SEE ALSO
+    cusim-explore --help, cusim-diff --help; docs/cusim-cc.md (options,
+    macros, CMake and Make), docs/debugging.md (--check, --warp-mode),
+    docs/observability.md (--check=banks, CUSIM_REPORT),
+    docs/runtime-options.md, docs/ci.md
 )";
 }
 

@@ -4,7 +4,7 @@
 //       runs the program (a cusim build) and compares its stdout and exit
 //       status with GOLDEN: exit 0 when they agree, 1 with the first
 //       mismatches when not, 77 when there is no golden yet.
-//   cusim-diff --record GOLDEN [--note TEXT]... [--timeout S] -- program [args...]
+//   cusim-diff --record GOLDEN [--note TEXT]... [--env NAME=VALUE]... [--timeout S] -- program [args...]
 //       runs the program (an nvcc build, on a GPU machine) and writes what it
 //       printed and how it exited to GOLDEN, with the notes (the GPU, its
 //       driver, nvcc's version) in its header.
@@ -40,19 +40,91 @@ struct options {
   std::vector<std::string> command;
 };
 
+constexpr const char* synopsis =
+    "usage: cusim-diff [--rel X] [--abs Y] [--unordered] [--env NAME=VALUE]...\n"
+    "                  [--timeout S] GOLDEN -- program [args...]\n"
+    "       cusim-diff --record GOLDEN [--note TEXT]... [--env NAME=VALUE]...\n"
+    "                  [--timeout S] -- program [args...]\n";
+
 [[noreturn]] void usage(const std::string& problem) {
   if (!problem.empty()) std::cerr << "cusim-diff: " << problem << "\n";
-  std::cerr << "usage: cusim-diff [--rel X] [--abs Y] [--unordered] [--env NAME=VALUE]... [--timeout S] GOLDEN -- program\n"
-               "                  [args...]\n"
-               "       cusim-diff --record GOLDEN [--note TEXT]... [--timeout S] -- program [args...]\n"
-               "Compares the program's stdout and exit status with GOLDEN, the same program's output on a\n"
-               "GPU: text and integers exactly, floating-point values exactly or within a relative\n"
-               "tolerance X (--rel) or an absolute one Y (--abs), times before \"ms\"/\"us\" not at all;\n"
-               "--unordered compares the lines in any order (device printf from many blocks); --env sets\n"
-               "a variable for the program. Exits 0 when they agree, 1 when not, 77 when GOLDEN does not\n"
-               "exist, 2 on a usage error. --record runs the program and writes\n"
-               "GOLDEN instead (on a GPU machine, with an nvcc build).\n";
+  std::cerr << synopsis << "(cusim-diff --help says more)\n";
   std::exit(2);
+}
+
+[[noreturn]] void help() {
+  std::cout << R"(NAME
+    cusim-diff - compare a program's output with the one a GPU gave
+
+SYNOPSIS
+    cusim-diff [--rel X] [--abs Y] [--unordered] [--env NAME=VALUE]...
+               [--timeout S] GOLDEN -- program [args...]
+    cusim-diff --record GOLDEN [--note TEXT]... [--env NAME=VALUE]...
+               [--timeout S] -- program [args...]
+
+DESCRIPTION
+    Runs the program (a cusim build) and compares its stdout and exit
+    status with GOLDEN, the same program's output on a GPU: text and
+    integers exactly, floating-point values exactly or within a relative
+    tolerance X (--rel) or an absolute one Y (--abs), times before
+    "ms"/"us" not at all. When they differ it prints the first ten
+    mismatching lines, the value that differs and by how much, and the
+    first lines of the program's stderr.
+
+    --record runs the program (an nvcc build, on a GPU machine) and
+    writes GOLDEN instead: "# key: value" header lines (the command, the
+    notes, "# exit: STATUS"), a line "# output:", then the program's
+    stdout as it was.
+
+OPTIONS
+    --rel X
+        Floating-point values agree when their relative difference is at
+        most X (default 0: they must print the same).
+    --abs Y
+        Floating-point values agree when they differ by at most Y, whatever
+        their size (for results near 0).
+    --unordered
+        Compare the lines in any order (device printf from many blocks).
+    --env NAME=VALUE
+        Set a variable for the program, such as a cusim setting
+        (CUSIM_REGISTERS=...); may be repeated.
+    --timeout S
+        Kill the program after S seconds (default 300); a program killed
+        so does not agree.
+    --record
+        Write GOLDEN from the program's output instead of comparing.
+    --note TEXT
+        With --record: a header line "# TEXT", such as "recorded on: GPU,
+        driver"; may be repeated. A "recorded on" note is quoted when
+        the outputs are compared.
+    -h, --help
+        Print this help and exit.
+    --
+        Ends the options; the program and its arguments follow. Required.
+
+ENVIRONMENT
+    Passes its environment to the program, with the --env variables
+    added: cusim's settings (docs/runtime-options.md) apply to the run.
+    It reads none itself.
+
+EXIT STATUS
+    0    the outputs agree (--record: GOLDEN was written)
+    1    they differ, or the program timed out
+    2    a bad command line, the program could not be started, or
+         (--record) GOLDEN could not be written
+    77   GOLDEN does not exist (CTest's SKIP_RETURN_CODE)
+
+EXAMPLES
+    cusim-diff --rel 1e-6 tests/golden/saxpy.txt -- build/saxpy 1000000
+    cusim-diff --unordered golden/hello.txt -- ./hello
+    cusim-diff --record golden/saxpy.txt --note "recorded on: H100" \
+        -- ./saxpy-nvcc 1000000
+
+SEE ALSO
+    docs/differential-testing.md (goldens, recording, CTest),
+    docs/runtime-options.md, cusim-explore --help
+)";
+  std::exit(0);
 }
 
 options parse(int argc, char** argv) {
@@ -75,7 +147,7 @@ options parse(int argc, char** argv) {
     } else if (a == "--timeout") {
       o.timeout_seconds = args.number(a);
     } else if (a == "-h" || a == "--help") {
-      usage("");
+      help();
     } else if (a[0] == '-') {
       usage("unknown option " + a);
     } else if (o.golden.empty()) {

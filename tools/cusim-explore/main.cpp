@@ -29,16 +29,86 @@ struct options {
   std::vector<std::string> command;
 };
 
+constexpr const char* synopsis =
+    "usage: cusim-explore [-n N] [--policy random|pct] [--seed S] [--depth D]\n"
+    "                     [--workers W] [--timeout SECONDS] [--repeat]\n"
+    "                     [--] program [args...]\n";
+
 [[noreturn]] void usage(const std::string& problem) {
   if (!problem.empty()) std::cerr << "cusim-explore: " << problem << "\n";
-  std::cerr << "usage: cusim-explore [-n N] [--policy random|pct] [--seed S] [--depth D] [--workers W]\n"
-               "                     [--timeout SECONDS] [--repeat] -- program [args...]\n"
-               "Runs the program N times (default 20), each under CUSIM_SCHEDULE=POLICY:SEED with seeds S, S+1, ...\n"
-               "(default random from 1; --repeat: seed S every time, to check that a schedule replays) and\n"
-               "CUSIM_WORKERS=W (default 1, which makes each run replayable), and reports the distinct\n"
-               "outcomes: stdout and exit status. Exits 0 when every run agreed, 1 when they did not, 2 on a\n"
-               "usage error.\n";
+  std::cerr << synopsis << "(cusim-explore --help says more)\n";
   std::exit(2);
+}
+
+[[noreturn]] void help() {
+  std::cout << R"(NAME
+    cusim-explore - run a cusim program under many schedules and tell its
+    outcomes apart
+
+SYNOPSIS
+    cusim-explore [-n N] [--policy random|pct] [--seed S] [--depth D]
+                  [--workers W] [--timeout SECONDS] [--repeat]
+                  [--] program [args...]
+
+DESCRIPTION
+    Runs the program (built with cusim) N times, each under
+    CUSIM_SCHEDULE=POLICY:SEED with seeds S, S+1, ... and CUSIM_WORKERS=W,
+    and reports the distinct outcomes: stdout and exit status. A program
+    whose result depends on the order its threads ran in (a race, a
+    missing __syncthreads) shows more than one outcome.
+
+    For each outcome it prints how many runs gave it and their schedules,
+    where its stdout first differs from the first outcome's, the first
+    lines of its stderr, and the command that replays it:
+        replay: CUSIM_SCHEDULE=random:2 CUSIM_WORKERS=1 ./program args
+
+OPTIONS
+    -n N
+        Run the program N times (default 20).
+    --policy random|pct
+        The schedule policy (default random): random:SEED draws each
+        choice at random; pct:SEED,DEPTH gives each thread a random
+        priority and lowers the running one at DEPTH-1 random points.
+    --seed S
+        The first seed (default 1); later runs take S+1, S+2, ...
+    --depth D
+        pct's DEPTH, from 1 to 1000 (default 3); random ignores it.
+    --workers W
+        CUSIM_WORKERS for every run (default 1, which makes each run
+        replayable).
+    --timeout SECONDS
+        Kill a run that takes longer (default 60); it counts as an
+        outcome of its own, "timed out".
+    --repeat
+        Run with seed S every time: checks that a schedule replays (one
+        outcome is expected).
+    -h, --help
+        Print this help and exit.
+    --
+        Ends the options. The first argument that is not an option also
+        starts the program's command.
+
+ENVIRONMENT
+    Sets CUSIM_SCHEDULE and CUSIM_WORKERS for each run, in place of any
+    the caller set, and passes the rest of its environment on: CUSIM_DEVICE,
+    CUSIM_CHECKS and the other settings (docs/runtime-options.md) apply to
+    every run. It reads none itself.
+
+EXIT STATUS
+    0    every run had the same outcome
+    1    the runs had different outcomes
+    2    a bad command line, or the program could not be started
+
+EXAMPLES
+    cusim-explore -n 20 -- ./reductions missing-barrier
+    cusim-explore -n 50 --policy pct --depth 5 -- ./app --small
+    cusim-explore -n 10 --repeat --seed 42 -- ./app   # does it replay?
+
+SEE ALSO
+    docs/debugging.md (schedules, a walk-through), docs/runtime-options.md
+    (CUSIM_SCHEDULE, CUSIM_WORKERS), cusim-cc --help (--check=race)
+)";
+  std::exit(0);
 }
 
 options parse(int argc, char** argv) {
@@ -61,7 +131,7 @@ options parse(int argc, char** argv) {
     } else if (a == "--repeat") {
       o.repeat = true;
     } else if (a == "-h" || a == "--help") {
-      usage("");
+      help();
     } else if (a[0] == '-') {
       usage("unknown option " + a);
     } else {
