@@ -3,6 +3,8 @@
 // every thread does 3 __syncthreads, 1 atomic and 1 fence; every warp does
 // one shuffle and one vote; thread 0 of each block launches a child grid,
 // which itself launches one grandchild.
+// nvcc (tests/differential.cmake): kernels that launch kernels need relocatable device code.
+// FLAGS: -rdc=true -lcudadevrt
 #include <cstdio>
 
 __global__ void grandchild(int* counter) { atomicAdd(counter, 1); }
