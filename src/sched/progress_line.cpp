@@ -31,17 +31,29 @@ bool progress_line::wanted() {
 
 void progress_line::watch(const grid_job* grid, std::chrono::steady_clock::time_point now) {
   clear();
-  if (grid != nullptr) started_ = now;
+  if (grid != nullptr) {
+    started_ = last_finish_ = now;
+    finished_ = 0;
+  }
 }
 
-void progress_line::update(const grid_job& grid, std::chrono::steady_clock::time_point now) {
-  if (now - started_ < delay()) return;
+void progress_line::update(const grid_job& grid, std::chrono::steady_clock::time_point now, bool watchdog_on) {
   const std::uint64_t done = grid.finished_blocks();
+  if (done != finished_) {
+    finished_ = done;
+    last_finish_ = now;
+  }
+  if (now - started_ < delay()) return;
   const std::uint64_t total = grid.block_count();
   const double seconds = std::chrono::duration<double>(now - started_).count();
   const double rate = done / seconds;
+  const auto idle = std::chrono::duration_cast<std::chrono::seconds>(now - last_finish_);
   const std::string left =
-      done == 0 ? std::string("") : fmt::format(", about {:.0f} s left", double(total - done) / rate);
+      !watchdog_on && idle >= 2 * delay()
+          ? fmt::format("; none finished for {} s (CUSIM_WATCHDOG=10 reports what a stalled kernel waits for)",
+                        idle.count())
+      : done == 0 ? std::string("")
+                  : fmt::format(", about {:.0f} s left", double(total - done) / rate);
   // \r and "erase line" (ESC [ K): the line is rewritten in place.
   write_to_terminal(fmt::format("\rcusim: kernel {}: {} of {} blocks done ({:.1f}%), {:.0f} blocks/s{}\x1b[K",
                                 grid.kernel_name(), done, total, 100.0 * double(done) / double(total), rate, left));

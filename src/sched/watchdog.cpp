@@ -1,5 +1,7 @@
 #include "sched/watchdog.hpp"
 
+#include <unistd.h>
+
 #include "sched/schedule.hpp"
 #include "support/diagnostics.hpp"
 #include "support/env.hpp"
@@ -9,8 +11,11 @@ namespace cusim::detail {
 namespace {
 
 std::chrono::seconds configured_limit() {
+  // Off by default when stderr is a terminal: someone is watching, and the
+  // progress line says when no block finishes. On (60 s) in tests and CI.
   // CUSIM_STALL_SECONDS is the setting's earlier name.
-  static const std::int64_t seconds = env_nonnegative("CUSIM_WATCHDOG", env_nonnegative("CUSIM_STALL_SECONDS", 60));
+  static const std::int64_t seconds =
+      env_nonnegative("CUSIM_WATCHDOG", env_nonnegative("CUSIM_STALL_SECONDS", ::isatty(2) == 1 ? 0 : 60));
   return std::chrono::seconds(seconds);
 }
 
@@ -57,7 +62,7 @@ void stall_watchdog::main_loop() {
     if (limit_.count() > 0) {
       for (std::size_t i = 0; i < samples_.size(); ++i) check(*grid_, i, samples_[i], now);
     }
-    if (progress_line::wanted()) progress_.update(*grid_, now);
+    if (progress_line::wanted()) progress_.update(*grid_, now, limit_.count() > 0);
   }
 }
 
