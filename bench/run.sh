@@ -4,7 +4,7 @@
 # W2 and W4, and the microbenchmarks at 1 and 2 workers. Builds nothing:
 #
 #   cmake --build build --target bench_w1_vector_add bench_w2_dot_product bench_w3_warp_reduce \
-#         bench_w4_matmul bench_w5_histogram bench_micro
+#         bench_w4_matmul bench_w5_histogram bench_micro bench_memory
 #   bench/run.sh [BUILD_DIR] [--repeat R] [--quick]     (BUILD_DIR: default build)
 #
 # Extra options go to every benchmark. Exits with 1 when a kernel's result
@@ -19,7 +19,7 @@ if [[ $# -gt 0 && $1 != --* ]]; then
 fi
 bin=$build/bin
 workloads=(w1_vector_add w2_dot_product w3_warp_reduce w4_matmul w5_histogram)
-for b in "${workloads[@]}" micro; do
+for b in "${workloads[@]}" micro memory; do
   if [[ ! -x $bin/bench_$b ]]; then
     echo "run.sh: no $bin/bench_$b: build the bench_* targets of $build first (see the top of $0)" >&2
     exit 2
@@ -75,4 +75,11 @@ join -t '|' <(grep -v '^#' <<<"$micro1" | grep -v '^microbenchmarks:' |
   awk -F'|' '{ gsub(/ +$/, "", $2); gsub(/^ +| +$/, "", $3); gsub(/ +$/, "", $4); gsub(/^ +| +$/, "", $5)
                printf "| %s | %s | %s | %s |\n", $2, $3, $5, $4 }'
 grep -q 'all agree' <<<"$micro1" && grep -q 'all agree' <<<"$micro2" || status=1
+
+echo
+echo "Peak memory, 2 workers (one resident block each):"
+echo
+echo '```'
+"$bin/bench_memory" --workers 2 || status=1
+echo '```'
 exit $status

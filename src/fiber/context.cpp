@@ -32,6 +32,14 @@ struct execution_context::handoff {
   execution_context* to;
 };
 
+#if defined(CUSIM_OWN_STACK_SWITCH) && defined(CUSIM_ASAN)
+namespace {
+// The context leaving, for the side a switch resumes (the own switch stores
+// the stack pointer itself and passes nothing): ASan learns its stack.
+thread_local execution_context* switching_from = nullptr;
+}  // namespace
+#endif
+
 execution_context::~execution_context() {
 #ifdef CUSIM_RACE_CHECK
   if (own_ignores_) {
@@ -56,7 +64,11 @@ void execution_context::prepare(void* stack_bottom, std::size_t stack_size, void
   stack_size_ = stack_size;
   entry_ = entry;
   arg_ = arg;
+#ifdef CUSIM_OWN_STACK_SWITCH
+  suspended_ = cusim_prepare_stack(static_cast<char*>(stack_bottom) + stack_size, &start, this);
+#else
   suspended_ = ctx::make_fcontext(static_cast<char*>(stack_bottom) + stack_size, stack_size, &trampoline);
+#endif
 #ifdef CUSIM_ASAN
   // Frames abandoned by an earlier use of this stack may have left poison.
   __asan_unpoison_memory_region(stack_bottom, stack_size);
@@ -75,7 +87,6 @@ void execution_context::prepare(void* stack_bottom, std::size_t stack_size, void
 }
 
 void execution_context::switch_to(execution_context& to) {
-  handoff h{this, &to};
 #ifdef CUSIM_ASAN
   __sanitizer_start_switch_fiber(&asan_fake_stack_, to.stack_bottom_, to.stack_size_);
 #endif
@@ -83,7 +94,21 @@ void execution_context::switch_to(execution_context& to) {
   if (tsan_fiber_ == nullptr) tsan_fiber_ = __tsan_get_current_fiber();
   __tsan_switch_to_fiber(to.tsan_fiber_, tsan_switch_flags);
 #endif
-  arrived(ctx::jump_fcontext(to.suspended_, &h));
+#ifdef CUSIM_OWN_STACK_SWITCH
+#ifdef CUSIM_ASAN
+  switching_from = this;
+#endif
+  cusim_switch_stacks(&suspended_, to.suspended_);
+#ifdef CUSIM_ASAN
+  arrived(switching_from);
+#endif
+#else
+  handoff h{this, &to};
+  const ctx::transfer_t transfer = ctx::jump_fcontext(to.suspended_, &h);
+  auto* arrival = static_cast<handoff*>(transfer.data);
+  arrival->from->suspended_ = transfer.fctx;
+  arrived(arrival->from);
+#endif
 }
 
 void execution_context::begin_race_identity([[maybe_unused]] const char* name) {
@@ -115,25 +140,38 @@ void execution_context::end_race_identity() {
 #endif
 }
 
-void execution_context::arrived(ctx::transfer_t transfer) {
-  auto* h = static_cast<handoff*>(transfer.data);
-  h->from->suspended_ = transfer.fctx;
+void execution_context::arrived([[maybe_unused]] execution_context* from) {
 #ifdef CUSIM_ASAN
   const void* old_bottom = nullptr;
   std::size_t old_size = 0;
   __sanitizer_finish_switch_fiber(asan_fake_stack_, &old_bottom, &old_size);
-  if (h->from->stack_bottom_ == nullptr) {
+  if (from->stack_bottom_ == nullptr) {
     // Learn the OS thread's own stack the first time we leave it.
-    h->from->stack_bottom_ = const_cast<void*>(old_bottom);
-    h->from->stack_size_ = old_size;
+    from->stack_bottom_ = const_cast<void*>(old_bottom);
+    from->stack_size_ = old_size;
   }
 #endif
 }
 
+#ifdef CUSIM_OWN_STACK_SWITCH
+void execution_context::start(void* self) {
+  auto* context = static_cast<execution_context*>(self);
+#ifdef CUSIM_ASAN
+  context->arrived(switching_from);
+#endif
+  context->run_entry();
+}
+#else
 void execution_context::trampoline(ctx::transfer_t transfer) {
   auto* h = static_cast<handoff*>(transfer.data);
-  execution_context* self = h->to;
-  self->arrived(transfer);
+  h->from->suspended_ = transfer.fctx;
+  h->to->arrived(h->from);
+  h->to->run_entry();
+}
+#endif
+
+void execution_context::run_entry() {
+  execution_context* self = this;
 #ifdef CUSIM_RACE_CHECK
   // The fiber's own identity runs only cusim's code: TSan ignores it.
   if (!self->own_ignores_) {

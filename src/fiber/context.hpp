@@ -5,6 +5,8 @@
 #include <boost/context/detail/fcontext.hpp>
 #include <cstddef>
 
+#include "fiber/stack_switch.hpp"
+
 namespace cusim::detail {
 
 class execution_context {
@@ -34,10 +36,18 @@ class execution_context {
 
  private:
   struct handoff;
+  // A fresh context's first code: records the arrival, then runs entry_.
+#ifdef CUSIM_OWN_STACK_SWITCH
+  static void start(void* self);
+  void* suspended_ = nullptr;  // the stack pointer where it stopped
+#else
   static void trampoline(boost::context::detail::transfer_t transfer);
-  void arrived(boost::context::detail::transfer_t transfer);
-
   boost::context::detail::fcontext_t suspended_ = nullptr;
+#endif
+  // After a switch, on the resumed side: `from` is the context that left.
+  void arrived(execution_context* from);
+  [[noreturn]] void run_entry();
+
   void (*entry_)(void*) = nullptr;
   void* arg_ = nullptr;
   // The stack, for the sanitizers' fiber APIs (null for an OS thread's own).

@@ -42,7 +42,7 @@ class fiber {
   execution_context context;
   thread_context thread{};          // the CUDA thread this fiber runs now
   fiber* next = nullptr;            // intrusive link (ready queue, wait list, idle list)
-  barrier_outcome barrier_result{};  // handed over by whoever released the barrier it waited at
+  std::size_t block_slot = 0;       // its index in its block's list of fibers (block_state::fibers)
   warp_result warp_outcome{};        // handed over by whoever completed the warp collective it waited at
   std::uint64_t cluster_phase = 0;   // the cluster barrier phase it waits for, or last arrived at
   unsigned int race_window = 0;      // race checking: the stack window of its next thread
@@ -55,6 +55,7 @@ class fiber {
   static void entry(void* self);
   worker& owner_;
   fiber_stack stack_;
+  std::size_t stack_stagger_;  // bytes left unused at the top (cache sets; see fiber.cpp)
 };
 
 // An intrusive FIFO of fibers: waking or queueing a fiber allocates nothing.
@@ -89,6 +90,16 @@ class fiber_queue {
     if (other.empty()) return;
     if (tail_ != nullptr) tail_->next = other.head_; else head_ = other.head_;
     tail_ = other.tail_;
+    size_ += other.size_;
+    other.head_ = other.tail_ = nullptr;
+    other.size_ = 0;
+  }
+  // Moves every fiber of `other` to the front of this queue, keeping their order.
+  void prepend(fiber_queue& other) {
+    if (other.empty()) return;
+    other.tail_->next = head_;
+    if (tail_ == nullptr) tail_ = other.tail_;
+    head_ = other.head_;
     size_ += other.size_;
     other.head_ = other.tail_ = nullptr;
     other.size_ = 0;

@@ -111,24 +111,12 @@ void block_state::choose_thread_order() {
   for (unsigned int i = thread_count_; i > 1; --i) std::swap(thread_order_[i - 1], thread_order_[random.below(i)]);
 }
 
-bool block_state::take_thread(thread_context& thread) {
-  if (next_thread_ >= thread_count_) return false;
+bool block_state::take_thread_afresh(thread_context& thread) {
   const unsigned int taken = next_thread_++;
   if (thread.linear_tid == UINT_MAX) starter_queued = false;  // the fresh fiber has started
   const unsigned int t = thread_order_.empty() ? taken : thread_order_[taken];
   const dim3 dim = grid_->shape().block;
-  // Loop fibers take consecutive threads: step the index instead of dividing.
-  if (t != 0 && thread.block == this && thread.linear_tid + 1 == t) {
-    if (++thread.thread_idx.x == dim.x) {
-      thread.thread_idx.x = 0;
-      if (++thread.thread_idx.y == dim.y) {
-        thread.thread_idx.y = 0;
-        ++thread.thread_idx.z;
-      }
-    }
-  } else {
-    thread.thread_idx = uint3{t % dim.x, t / dim.x % dim.y, t / (dim.x * dim.y)};
-  }
+  thread.thread_idx = uint3{t % dim.x, t / dim.x % dim.y, t / (dim.x * dim.y)};
   thread.linear_tid = t;
   thread.last_error = 0;
   thread.block = this;
@@ -143,14 +131,6 @@ const block_activity& block_state::activity() {
   activity_.warp_collectives = 0;
   for (const warp_state& w : warps_) activity_.warp_collectives += w.completed_collectives();
   return activity_;
-}
-
-bool block_state::thread_exited(unsigned int linear_tid, fiber_queue& woken) {
-  ++exited_;
-  thread_exited_[linear_tid] = true;
-  warp_of(linear_tid).lane_exited(linear_tid % lanes_per_warp, woken);
-  if (!partial_barriers_.empty()) complete_partial_barriers(woken);
-  return exited_ == thread_count_;
 }
 
 bool block_state::partial_barrier_arrive(fiber& self, unsigned int first, unsigned int count, fiber_queue& woken) {
@@ -207,19 +187,8 @@ void block_state::release_barrier(fiber_queue& woken, barrier_outcome& outcome) 
   barrier_arrived_ = 0;
   barrier_true_ = 0;
   for (warp_state& w : warps_) w.barrier_released();
-  fiber_queue waiters;
-  waiters.append(barrier_waiters_);
-  while (fiber* f = waiters.pop_front()) {
-    f->barrier_result = outcome;
-    woken.push_back(f);
-  }
-}
-
-bool block_state::release_if_exits_completed(fiber_queue& woken) {
-  if (!barrier_complete()) return false;
-  barrier_outcome outcome{};
-  release_barrier(woken, outcome);
-  return true;
+  released_outcome_ = outcome;
+  woken.append(barrier_waiters_);
 }
 
 bool block_state::owns_shared(const void* p) const {

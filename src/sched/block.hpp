@@ -40,7 +40,15 @@ class block_state {
   const block_activity& activity();
 
   // Gives the next unstarted thread to `thread`; false when all have started.
-  bool take_thread(thread_context& thread);
+  bool take_thread(thread_context& thread) {
+    if (next_thread_ >= thread_count_) return false;
+    // A loop fiber takes consecutive threads (in order): only the index steps.
+    if (thread.block == this && next_thread_ != 0 && thread.linear_tid + 1 == next_thread_ && thread_order_.empty()) {
+      step_thread_index(thread);
+      return true;
+    }
+    return take_thread_afresh(thread);
+  }
   bool has_unstarted_threads() const { return next_thread_ < thread_count_; }
   // Threads not started and no fresh fiber queued to start them: a fiber
   // that waits must hand them to a new one (worker::start_fiber_for).
@@ -60,15 +68,30 @@ class block_state {
   // Records the exit of thread `linear_tid`; collectives of its warp that
   // waited only for it complete into `woken`. Returns true when it was the
   // block's last thread.
-  bool thread_exited(unsigned int linear_tid, fiber_queue& woken);
+  bool thread_exited(unsigned int linear_tid, fiber_queue& woken) {
+    ++exited_;
+    thread_exited_[linear_tid] = true;
+    warp_of(linear_tid).lane_exited(linear_tid % lanes_per_warp, woken);
+    if (!partial_barriers_.empty()) complete_partial_barriers(woken);
+    return exited_ == thread_count_;
+  }
   // After exits, the threads still live may all be waiting at the barrier:
   // exited threads do not hold it (sm_70+). Releases it if so.
-  bool release_if_exits_completed(fiber_queue& woken);
+  bool release_if_exits_completed(fiber_queue& woken) {
+    if (!barrier_complete()) return false;
+    barrier_outcome outcome{};
+    release_barrier(woken, outcome);
+    return true;
+  }
 
   // A thread arrives at the barrier with `predicate`. If it completes the
   // barrier, the waiters are moved to `woken` and the outcome is returned;
   // otherwise the caller must park `self`, which is queued as a waiter.
   bool barrier_arrive(fiber& self, int predicate, fiber_queue& woken, barrier_outcome& outcome);
+  // The outcome of the barrier released last. A thread that waited reads it
+  // when it resumes: the next barrier cannot complete before that, since it
+  // needs this thread's arrival (so releasing touches no waiter).
+  barrier_outcome released_outcome() const { return released_outcome_; }
 
   // The warp of thread `linear_tid`.
   warp_state& warp_of(unsigned int linear_tid) { return warps_[linear_tid / lanes_per_warp]; }
@@ -117,8 +140,19 @@ class block_state {
   bool awaiting_children = false;
 
   // Fibers now working for this block (running, ready or waiting), so that an
-  // aborted grid can reclaim them.
+  // aborted grid can reclaim them. Each knows its place (fiber::block_slot):
+  // leaving is a swap with the last, not a search.
   std::vector<fiber*> fibers;
+  void add_fiber(fiber& f) {
+    f.block_slot = fibers.size();
+    fibers.push_back(&f);
+  }
+  void remove_fiber(fiber& f) {
+    fiber* last = fibers.back();
+    fibers[f.block_slot] = last;
+    last->block_slot = f.block_slot;
+    fibers.pop_back();
+  }
 
   // The timeline trace (trace/trace.hpp): when the block became resident.
   std::int64_t trace_started = 0;
@@ -137,6 +171,19 @@ class block_state {
   // (sched/schedule.hpp); empty: by index.
   std::vector<unsigned int> thread_order_;
   void choose_thread_order();
+  bool take_thread_afresh(thread_context& thread);
+  void step_thread_index(thread_context& thread) {
+    const dim3 dim = grid_->shape().block;
+    if (++thread.thread_idx.x == dim.x) {
+      thread.thread_idx.x = 0;
+      if (++thread.thread_idx.y == dim.y) {
+        thread.thread_idx.y = 0;
+        ++thread.thread_idx.z;
+      }
+    }
+    thread.linear_tid = next_thread_++;
+    thread.last_error = 0;
+  }
   unsigned int exited_ = 0;
   block_activity activity_;
 
@@ -154,6 +201,7 @@ class block_state {
   unsigned int barrier_arrived_ = 0;
   std::int64_t barrier_started_ = 0;  // the timeline trace: the first arrival
   unsigned int barrier_true_ = 0;
+  barrier_outcome released_outcome_{};
   fiber_queue barrier_waiters_;
 
   struct slot {

@@ -21,15 +21,21 @@ namespace cusim::detail {
 
 namespace {
 
-// The running CUDA thread's worker, or a clear death when device code is
-// called from the host (a kernel called like a plain function, say).
-worker& device_worker(const char* what) {
+// Device code called from the host (a kernel called like a plain function, say).
+[[noreturn]] void called_outside_kernel(const char* what) {
+  fatal("{} was called outside a kernel: device code must run through a launch (<<<...>>> or cusim::launch)", what);
+}
+
+// The running CUDA thread's worker, or null outside a kernel.
+worker* kernel_worker() {
   worker* w = worker::current();
-  if (w == nullptr || current_thread == nullptr) {
-    fatal("{} was called outside a kernel: device code must run through a launch (<<<...>>> or cusim::launch)",
-          what);
-  }
-  return *w;
+  return current_thread != nullptr ? w : nullptr;
+}
+
+// The running CUDA thread's worker, or a clear death outside a kernel.
+worker& device_worker(const char* what) {
+  if (worker* w = kernel_worker()) return *w;
+  called_outside_kernel(what);
 }
 
 }  // namespace
@@ -116,7 +122,9 @@ void spin_point() {
 }
 
 warp_result warp_collective(const warp_call& call) {
-  return device_worker(warp_op_name(call.op)).warp_collective(call);
+  // The operation's name only for the message: looking it up costs a switch.
+  if (worker* w = kernel_worker()) return w->warp_collective(call);
+  called_outside_kernel(warp_op_name(call.op));
 }
 
 void* shared_slot(shared_site& site) {

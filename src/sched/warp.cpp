@@ -95,8 +95,9 @@ void compute_warp_results(const warp_group& g, std::array<warp_result, lanes_per
                           unsigned int& unread) {
   unsigned int true_lanes = 0;
   bool all_equal = true;
+  const bool is_shuffle = g.op >= warp_op::shfl_idx && g.op <= warp_op::shfl_xor;
   const int first_lane = std::countr_zero(g.arrived);
-  for (unsigned int lane = 0; lane < lanes_per_warp; ++lane) {
+  for (unsigned int lane = 0; lane < lanes_per_warp && !is_shuffle; ++lane) {
     if ((g.arrived & bit(lane)) == 0) continue;
     if (g.values[lane] != 0) true_lanes |= bit(lane);
     if (g.values[lane] != g.values[first_lane]) all_equal = false;
@@ -203,11 +204,13 @@ void warp_state::complete(std::size_t index, fiber_queue& woken) {
 }
 
 void warp_state::complete_ready_groups(fiber_queue& woken) {
+  bool active_mask_waits = false;
   for (std::size_t i = 0; i < groups_.size();) {
+    if (groups_[i].op == warp_op::active_mask) active_mask_waits = true;
     if (groups_[i].op != warp_op::active_mask && ready(groups_[i])) complete(i, woken);
     else ++i;
   }
-  if (!quiescent()) return;
+  if (!active_mask_waits || !quiescent()) return;
   // A quiescent warp releases one __activemask group at a time, the one
   // earliest in program order as far as the source tells (the lower line of
   // one file, else the older group). Lanes that skipped a branch and wait at
@@ -258,16 +261,6 @@ warp_state::arrival warp_state::arrive(fiber& self, unsigned int lane, const war
     if ((g.arrived & bit(lane)) != 0) return arrival::waiting;
   }
   return arrival::completed;
-}
-
-void warp_state::lane_exited(unsigned int lane, fiber_queue& woken) {
-  exited_ |= bit(lane);
-  complete_ready_groups(woken);
-}
-
-void warp_state::lane_waits_at_barrier(unsigned int lane, fiber_queue& woken) {
-  at_barrier_ |= bit(lane);
-  complete_ready_groups(woken);
 }
 
 unsigned int warp_state::take_unread(const char*& file, unsigned int& line, warp_op& op) {

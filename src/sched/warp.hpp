@@ -21,15 +21,18 @@ constexpr unsigned int lanes_per_warp = 32;
 
 // One pending collective: the lanes that have arrived and their operands.
 struct warp_group {
+  // The per-lane arrays are written as lanes arrive and read only for lanes
+  // that have: left uninitialised, a new group costs no 800-byte clearing.
+  warp_group() {}  // NOLINT(modernize-use-equals-default): `= default` would zero the arrays
   warp_op op{};
   unsigned int mask = 0;
   unsigned int arrived = 0;
   const char* file = nullptr;  // where its first lane called it
   unsigned int line = 0;
-  std::array<std::uint64_t, lanes_per_warp> values{};
-  std::array<unsigned int, lanes_per_warp> operands{};
-  std::array<unsigned int, lanes_per_warp> widths{};
-  std::array<fiber*, lanes_per_warp> fibers{};
+  std::array<std::uint64_t, lanes_per_warp> values;
+  std::array<unsigned int, lanes_per_warp> operands;
+  std::array<unsigned int, lanes_per_warp> widths;
+  std::array<fiber*, lanes_per_warp> fibers;
   const void* race_token = nullptr;  // race checking (sched/race_check.hpp)
   std::int64_t started = 0;          // the timeline trace: the first lane's arrival
 };
@@ -64,14 +67,23 @@ class warp_state {
 
   // A lane exited (exited lanes do not hold a collective), or parked at the
   // block's barrier; either may complete what waited for it.
-  void lane_exited(unsigned int lane, fiber_queue& woken);
-  void lane_waits_at_barrier(unsigned int lane, fiber_queue& woken);
+  // With no collective pending (the usual case: a kernel without warp
+  // operations) an exit is one bit.
+  void lane_exited(unsigned int lane, fiber_queue& woken) {
+    exited_ |= 1u << lane;
+    if (!groups_.empty()) complete_ready_groups(woken);
+  }
+  void lane_waits_at_barrier(unsigned int lane, fiber_queue& woken) {
+    at_barrier_ |= 1u << lane;
+    if (!groups_.empty()) complete_ready_groups(woken);  // an __activemask may wait for the warp to settle
+  }
   void barrier_released() { at_barrier_ = 0; }
 
   // Collectives completed since reset (not __activemask), for the kernel report.
   unsigned long long completed_collectives() const { return completed_; }
 
   // Lanes that read from lanes that did not take part, since the last call.
+  bool has_unread() const { return unread_ != 0; }
   unsigned int take_unread(const char*& file, unsigned int& line, warp_op& op);
 
   // The pending collectives, for a report of a block that cannot go on.

@@ -144,7 +144,7 @@ void worker::start_fiber_for(block_state& block, bool run_next) {
   }
   f->thread.block = &block;
   f->thread.linear_tid = UINT_MAX;  // no previous thread to step from
-  block.fibers.push_back(f);
+  block.add_fiber(*f);
   block.starter_queued = true;
   if (run_next) ready_.push_front(f); else ready_.push_back(f);
 }
@@ -426,7 +426,6 @@ void bump(std::atomic<std::uint64_t>& counter) { counter.store(counter.load(std:
 }  // namespace
 
 void worker::note_running(const thread_context& t) {
-  bump(activity_.switches);
   if (t.block != nullptr) {
     activity_.block_linear.store(t.block->linear_index(), std::memory_order_relaxed);
     activity_.thread_linear.store(t.linear_tid, std::memory_order_relaxed);
@@ -434,6 +433,7 @@ void worker::note_running(const thread_context& t) {
 }
 
 void worker::resume(fiber& f) {
+  bump(activity_.switches);
   note_running(f.thread);
   running_ = &f;
   current_thread = &f.thread;
@@ -469,10 +469,17 @@ void worker::draw_priority(fiber& f) {
 void worker::hand_over(fiber& self, fiber* next) {
   if (next == &self) return;
   if (next != nullptr) {
-    note_running(next->thread);
+    bump(activity_.switches);
+    if (next->thread.block != self.thread.block) {
+      note_running(next->thread);
+      publish_builtins(next->thread);
+    } else {
+      // The same block: only the thread differs.
+      activity_.thread_linear.store(next->thread.linear_tid, std::memory_order_relaxed);
+      threadIdx = next->thread.thread_idx;
+    }
     running_ = next;
     current_thread = &next->thread;
-    publish_builtins(next->thread);
     self.context.switch_to(next->context);
   } else {
     running_ = nullptr;
@@ -518,60 +525,69 @@ void worker::report_escaped_exception(const char* what) {
 
 void worker::fiber_loop(fiber& self) {
   for (;;) {
-    block_state* block = self.thread.block;
-    const kernel_invocation& kernel = block->grid().invocation();
-    bool block_done = false;
-    const void* call = kernel.call.get();
-    bool published = false;
-    while (!block->grid().aborted() && block->take_thread(self.thread)) {
-      note_thread_start(self);
-      if (race::enabled) {
-        race::thread_begins(self.context, self.thread);
-        self.race_stack_offset = self.fresh_stack_window();  // locals of the thread before are not this one's
-      }  // locals of the thread before are not this one's
-      // The block's values change only with the block: after the first
-      // thread, only threadIdx needs storing.
-      if (published) {
-        threadIdx = self.thread.thread_idx;
-      } else {
-        publish_builtins(self.thread);
-        published = true;
-      }
-      activity_.thread_linear.store(self.thread.linear_tid, std::memory_order_relaxed);
-      if (!run_one_thread(kernel.run_thread, call)) {
-        // The exception is gone: leave the handler before leaving the fiber,
-        // since the C++ runtime's record of caught exceptions is per OS thread.
-        block->grid().abort(cudaErrorLaunchFailure);
-        abandon_thread();
-      }
-      race::thread_ends(self.context);
-      const unsigned int tid = self.thread.linear_tid;
-      bump(activity_.exits);
-      fiber_queue woken;
-      const bool last_of_block = block->thread_exited(tid, woken);
-      if (block->cluster != nullptr) block->cluster->thread_exited(woken);
-      const bool cooperative = block->grid().shape().cooperative;
-      if (last_of_block) {
-        finish_block(*block);  // may end the block's grid: `block` must not be used after it
-        if (cooperative) grid_thread_exited();
-        ready_.append(woken);  // threads of cluster peers that waited for this one
-        block_done = true;
-        break;
-      }
-      check_exit_during_barrier(*block, tid);
-      block->release_if_exits_completed(woken);
-      report_unread_lanes(*block, tid);
-      ready_.append(woken);
-      if (cooperative) grid_thread_exited();
-    }
-    if (!block_done) {
-      auto& mine = block->fibers;
-      mine.erase(std::find(mine.begin(), mine.end(), &self));
+    block_state& block = *self.thread.block;
+    if (!run_threads(self, block)) {
+      block.remove_fiber(self);
     }
     self.thread.block = nullptr;
     idle_.push_back(&self);
     switch_away(self);
   }
+}
+
+bool worker::run_threads(fiber& self, block_state& block) {
+  const kernel_invocation& kernel = block.grid().invocation();
+  const void* call = kernel.call.get();
+  bool published = false;
+  while (!block.grid().aborted() && block.take_thread(self.thread)) {
+    note_thread_start(self);
+    if (race::enabled) {
+      race::thread_begins(self.context, self.thread);
+      self.race_stack_offset = self.fresh_stack_window();  // locals of the thread before are not this one's
+    }
+    // The block's values change only with the block: after the first
+    // thread, only threadIdx needs storing.
+    if (published) {
+      threadIdx = self.thread.thread_idx;
+    } else {
+      publish_builtins(self.thread);
+      published = true;
+    }
+    activity_.thread_linear.store(self.thread.linear_tid, std::memory_order_relaxed);
+    if (!run_one_thread(kernel.run_thread, call)) {
+      // The exception is gone: leave the handler before leaving the fiber,
+      // since the C++ runtime's record of caught exceptions is per OS thread.
+      block.grid().abort(cudaErrorLaunchFailure);
+      abandon_thread();
+    }
+    race::thread_ends(self.context);
+    if (thread_ended(block, self.thread.linear_tid)) return true;
+  }
+  return false;
+}
+
+// The usual exit (nothing of the block waits: no barrier gathering, no
+// collective pending) costs a few counters; each guard below is one test.
+bool worker::thread_ended(block_state& block, unsigned int linear_tid) {
+  bump(activity_.exits);
+  fiber_queue woken;
+  const bool last_of_block = block.thread_exited(linear_tid, woken);
+  if (block.cluster != nullptr) block.cluster->thread_exited(woken);
+  const bool cooperative = block.grid().shape().cooperative;
+  if (last_of_block) {
+    finish_block(block);  // may end the block's grid: `block` must not be used after it
+    if (cooperative) grid_thread_exited();
+    ready_.append(woken);  // threads of cluster peers that waited for this one
+    return true;
+  }
+  if (block.barrier_arrivals() != 0) {
+    check_exit_during_barrier(block, linear_tid);
+    block.release_if_exits_completed(woken);
+  }
+  if (block.warp_of(linear_tid).has_unread()) report_unread_lanes(block, linear_tid);
+  ready_.append(woken);
+  if (cooperative) grid_thread_exited();
+  return false;
 }
 
 barrier_outcome worker::barrier(int predicate, const char* file, unsigned int line) {
@@ -592,7 +608,6 @@ barrier_outcome worker::barrier(int predicate, const char* file, unsigned int li
       // The last to arrive lets the others go first, so that threads leave a
       // barrier in the order they reached it.
       ready_.append(woken);
-      self.barrier_result = outcome;
       ready_.push_back(&self);
     } else {
       ready_.append(woken);  // lanes of its warp whose __activemask waited for it to park
@@ -604,7 +619,7 @@ barrier_outcome worker::barrier(int predicate, const char* file, unsigned int li
     }
   }
   wait_at_token(self);
-  return self.barrier_result;
+  return block.released_outcome();
 }
 
 warp_result worker::warp_collective(const warp_call& call) {
@@ -619,12 +634,28 @@ warp_result worker::warp_collective(const warp_call& call) {
     fiber_queue woken;
     const auto arrival = arrive_at_warp_collective(call, woken);
     if (arrival == warp_state::arrival::mismatch) abandon_thread();
-    report_unread_lanes(block, self.thread.linear_tid);
-    ready_.append(woken);
+    if (block.warp_of(self.thread.linear_tid).has_unread()) report_unread_lanes(block, self.thread.linear_tid);
+    if (arrival == warp_state::arrival::completed) wake_warp(woken); else ready_.append(woken);
     if (arrival == warp_state::arrival::waiting && block.needs_starter()) start_fiber_for(block, true);
   }
   wait_at_token(self);
   return self.warp_outcome;
+}
+
+// The lanes of a completed collective run next, back to back, so that a
+// warp goes from collective to collective while its 32 stacks are in the
+// cache (taking turns with the block's other warps at every collective
+// costs a cache miss per lane). Every 64th time in a row they queue behind
+// the rest instead: a warp that spins on a flag another warp sets (with
+// collectives but no atomic) still lets that warp run.
+void worker::wake_warp(fiber_queue& lanes) {
+  constexpr unsigned int turns_before_yielding = 64;
+  if (scheduled_ || ++warp_turns_ == turns_before_yielding) {
+    warp_turns_ = 0;
+    ready_.append(lanes);
+  } else {
+    ready_.prepend(lanes);
+  }
 }
 
 void worker::check_barrier_arrival(block_state& block, const char* file, unsigned int line) {
@@ -683,6 +714,9 @@ bool worker::warp_call_is_valid(const warp_call& call) {
   const unsigned int lane = running_->thread.linear_tid % lanes_per_warp;
   const bool shuffle = call.op >= warp_op::shfl_idx && call.op <= warp_op::shfl_xor;
   const bool reduction = call.op >= warp_op::reduce_add && call.op <= warp_op::reduce_xor;
+  const bool usual = (call.mask & (1u << lane)) != 0 && !reduction &&
+                     (!shuffle || (call.width != 0 && call.width <= lanes_per_warp && (call.width & (call.width - 1)) == 0));
+  if (usual) return true;  // the checks below, with their messages, for the rest
   if (call.op != warp_op::active_mask && (call.mask & (1u << lane)) == 0) {
     fail_warp_call(call, fmt::format("its mask {:#010x} does not name the calling lane {}; every lane that calls a "
                                      "*_sync intrinsic must be in its mask",

@@ -131,8 +131,17 @@ class worker {
   void fail_warp_call(const warp_call& call, const std::string& problem);
   bool warp_call_is_valid(const warp_call& call);
   warp_state::arrival arrive_at_warp_collective(const warp_call& call, fiber_queue& woken);
+  // Queues the lanes of a collective that the running lane completed.
+  void wake_warp(fiber_queue& lanes);
+  unsigned int warp_turns_ = 0;  // collectives completed in a row whose lanes ran first
   // Shuffles of `block` that read lanes that took no part: reported once per call site.
   void report_unread_lanes(block_state& block, unsigned int linear_tid);
+  // Runs the block's unstarted threads on `self`, one after another, until
+  // none is left or one of them must wait (another fiber then goes on with
+  // the rest). True when the last one ended the block.
+  bool run_threads(fiber& self, block_state& block);
+  // Accounts for the exit of the running thread; true when it ended its block.
+  bool thread_ended(block_state& block, unsigned int linear_tid);
   // Runs one CUDA thread; false if a C++ exception escaped it (reported).
   bool run_one_thread(void (*run_thread)(const void*), const void* call);
   void report_escaped_exception(const char* what);
