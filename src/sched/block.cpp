@@ -164,12 +164,12 @@ std::uint64_t* block_state::scratch() {
   return scratch_.data();
 }
 
-bool block_state::barrier_arrive(fiber& self, int predicate, fiber_queue& woken, barrier_outcome& outcome) {
+bool block_state::barrier_arrive(fiber& self, int predicate, fiber_queue& woken) {
   if (trace::enabled && barrier_arrived_ == 0) barrier_started_ = trace::now();
   ++barrier_arrived_;
   if (predicate != 0) ++barrier_true_;
   if (barrier_complete()) {
-    release_barrier(woken, outcome);
+    release_barrier(woken);
     return true;
   }
   barrier_waiters_.push_back(&self);
@@ -178,8 +178,8 @@ bool block_state::barrier_arrive(fiber& self, int predicate, fiber_queue& woken,
   return false;
 }
 
-void block_state::release_barrier(fiber_queue& woken, barrier_outcome& outcome) {
-  outcome = barrier_outcome{barrier_true_, barrier_arrived_};
+void block_state::release_barrier(fiber_queue& woken) {
+  released_outcome_ = barrier_outcome{barrier_true_, barrier_arrived_};
   ++activity_.barriers;
   if (trace::enabled) trace::barrier(*this, barrier_started_, trace::now(), barrier_file, barrier_line);
   barrier_race_token = race::fresh_token();  // the next barrier's
@@ -187,7 +187,6 @@ void block_state::release_barrier(fiber_queue& woken, barrier_outcome& outcome) 
   barrier_arrived_ = 0;
   barrier_true_ = 0;
   for (warp_state& w : warps_) w.barrier_released();
-  released_outcome_ = outcome;
   woken.append(barrier_waiters_);
 }
 

@@ -79,15 +79,15 @@ class block_state {
   // exited threads do not hold it (sm_70+). Releases it if so.
   bool release_if_exits_completed(fiber_queue& woken) {
     if (!barrier_complete()) return false;
-    barrier_outcome outcome{};
-    release_barrier(woken, outcome);
+    release_barrier(woken);
     return true;
   }
 
   // A thread arrives at the barrier with `predicate`. If it completes the
-  // barrier, the waiters are moved to `woken` and the outcome is returned;
-  // otherwise the caller must park `self`, which is queued as a waiter.
-  bool barrier_arrive(fiber& self, int predicate, fiber_queue& woken, barrier_outcome& outcome);
+  // barrier, the waiters are moved to `woken` (the outcome is then
+  // released_outcome()); otherwise the caller must park `self`, which is
+  // queued as a waiter.
+  bool barrier_arrive(fiber& self, int predicate, fiber_queue& woken);
   // The outcome of the barrier released last. A thread that waited reads it
   // when it resumes: the next barrier cannot complete before that, since it
   // needs this thread's arrival (so releasing touches no waiter).
@@ -159,7 +159,7 @@ class block_state {
 
  private:
   bool barrier_complete() const { return barrier_arrived_ > 0 && barrier_arrived_ == thread_count_ - exited_; }
-  void release_barrier(fiber_queue& woken, barrier_outcome& outcome);
+  void release_barrier(fiber_queue& woken);
 
   grid_job* grid_ = nullptr;
   std::uint64_t serial_ = 0;

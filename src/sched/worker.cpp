@@ -603,8 +603,7 @@ barrier_outcome worker::barrier(int predicate, const char* file, unsigned int li
       check_barrier_arrival(block, file, line);
     }
     fiber_queue woken;
-    barrier_outcome outcome{};
-    if (block.barrier_arrive(self, predicate, woken, outcome)) {
+    if (block.barrier_arrive(self, predicate, woken)) {
       // The last to arrive lets the others go first, so that threads leave a
       // barrier in the order they reached it.
       ready_.append(woken);
@@ -714,9 +713,6 @@ bool worker::warp_call_is_valid(const warp_call& call) {
   const unsigned int lane = running_->thread.linear_tid % lanes_per_warp;
   const bool shuffle = call.op >= warp_op::shfl_idx && call.op <= warp_op::shfl_xor;
   const bool reduction = call.op >= warp_op::reduce_add && call.op <= warp_op::reduce_xor;
-  const bool usual = (call.mask & (1u << lane)) != 0 && !reduction &&
-                     (!shuffle || (call.width != 0 && call.width <= lanes_per_warp && (call.width & (call.width - 1)) == 0));
-  if (usual) return true;  // the checks below, with their messages, for the rest
   if (call.op != warp_op::active_mask && (call.mask & (1u << lane)) == 0) {
     fail_warp_call(call, fmt::format("its mask {:#010x} does not name the calling lane {}; every lane that calls a "
                                      "*_sync intrinsic must be in its mask",
