@@ -15,6 +15,12 @@
 // worker requested (cusim::one_worker_requested) one device thread runs all,
 // oldest ready first: with one host thread submitting, the order is then the
 // same in every run.
+//
+// Waking a sleeping OS thread costs tens of microseconds on a virtual CPU,
+// and a launch followed by a synchronize would pay it twice (the device
+// thread woken for the launch, the host for the completion): both sides
+// poll for a short while before they sleep, as CUDA's own default
+// (cudaDeviceScheduleAuto) spins before it blocks.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -72,12 +78,15 @@ class device_queue {
   // With mutex_ held: starts a device thread when more work is ready than
   // idle threads (and `about_to_look` busy ones about to look) can take.
   void start_device_thread_if_needed(unsigned int about_to_look);
+  // With mutex_ held: ready_ changed.
+  void publish_ready_count() { ready_count_.store(ready_.size(), std::memory_order_release); }
 
   mutable std::mutex mutex_;
   std::condition_variable work_ready_;
   std::condition_variable work_done_;
   std::map<ticket, pending_work> unfinished_;  // submitted, not yet run
   std::set<ticket> ready_;                     // unfinished, every predecessor run
+  std::atomic<std::size_t> ready_count_{0};    // ready_.size(), for polling without the mutex
   std::atomic<ticket> submitted_{0};
   // Every ticket up to this has run (the oldest unfinished one's predecessor).
   std::atomic<ticket> all_finished_up_to_{0};

@@ -1,5 +1,8 @@
 #include "sched/pool.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #include <cusim/profile.hpp>
 
 namespace cusim::detail {
@@ -24,20 +27,33 @@ worker_pool::~worker_pool() {
 }
 
 void worker_pool::run(grid_job& grid, const worker_settings& settings, unsigned int participants) {
-  {
-    std::lock_guard lock(mutex_);
-    grid_ = &grid;
-    settings_ = settings;
-    participants_ = participants;
-    busy_ = static_cast<unsigned int>(helpers_.size());
-    ++generation_;
+  // Blocks are handed out a cluster at a time, and a worker runs the grids
+  // its blocks launch itself: a helper beyond the grid's clusters would find
+  // nothing to do.
+  const std::uint64_t clusters = grid.block_count() / grid.cluster_blocks();
+  participants = static_cast<unsigned int>(std::min<std::uint64_t>({participants, clusters, workers_.size()}));
+  const bool helped = participants > 1;
+  if (helped) {
+    {
+      std::lock_guard lock(mutex_);
+      grid_ = &grid;
+      settings_ = settings;
+      participants_ = participants;
+      open_ = true;
+      ++generation_;
+    }
+    work_ready_.notify_all();
   }
-  if (!helpers_.empty()) work_ready_.notify_all();
   watchdog_->watch(&grid);
   workers_[0]->run(grid, settings);
-  std::unique_lock lock(mutex_);
-  work_done_.wait(lock, [&] { return busy_ == 0; });
-  grid_ = nullptr;
+  if (helped) {
+    // Worker 0 returns once no block is left to take and its own are done;
+    // the helpers that joined may still be running theirs.
+    std::unique_lock lock(mutex_);
+    open_ = false;
+    work_done_.wait(lock, [&] { return busy_ == 0; });
+    grid_ = nullptr;
+  }
   watchdog_->watch(nullptr);
 }
 
@@ -46,20 +62,18 @@ void worker_pool::helper_main(unsigned int index) {
   for (;;) {
     grid_job* grid = nullptr;
     worker_settings settings{};
-    bool takes_part = false;
     {
       std::unique_lock lock(mutex_);
       work_ready_.wait(lock, [&] { return stopping_ || generation_ != seen; });
       if (stopping_) return;
       seen = generation_;
+      if (!open_ || index >= participants_) continue;
       grid = grid_;
       settings = settings_;
-      takes_part = index < participants_;
+      ++busy_;
     }
-    if (takes_part) {
-      set_current_device(settings.device);
-      workers_[index]->run(*grid, settings);
-    }
+    set_current_device(settings.device);
+    workers_[index]->run(*grid, settings);
     {
       std::lock_guard lock(mutex_);
       --busy_;

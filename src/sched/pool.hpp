@@ -22,8 +22,11 @@ class worker_pool {
 
   unsigned int size() const { return static_cast<unsigned int>(workers_.size()); }
 
-  // Runs `grid` to completion on its first `participants` workers (all by
-  // default). One grid at a time.
+  // Runs `grid` to completion on at most its first `participants` workers
+  // (all by default), never more than the grid has clusters to hand out. One
+  // grid at a time. Returns as soon as the grid is done: a helper that had
+  // not woken up by then sits this grid out, so a small grid costs no wait
+  // for an OS thread's wake-up (tens of microseconds on a virtual CPU).
   void run(grid_job& grid, const worker_settings& settings, unsigned int participants = ~0u);
 
  private:
@@ -38,7 +41,8 @@ class worker_pool {
   worker_settings settings_{};
   unsigned int participants_ = 0;
   unsigned long generation_ = 0;
-  unsigned int busy_ = 0;
+  bool open_ = false;      // helpers may still join the current grid
+  unsigned int busy_ = 0;  // helpers that joined it and are still running it
   bool stopping_ = false;
   std::unique_ptr<stall_watchdog> watchdog_;  // after the workers: destroyed first
 };
