@@ -9,8 +9,11 @@
 #
 # By default the workloads run at their --quick sizes (2^16 elements; race
 # checking runs every access through ThreadSanitizer, and at full size takes
-# many minutes); --full runs the sizes of bench/run.sh. Only cusim-cc needs
-# to be built. Exits with 1 when a checked build's result differs.
+# many minutes); --full runs the sizes of bench/run.sh. Needs cusim-cc and
+# the checking runtimes built:
+#   cmake --build build --target cusim-cc cusim_runtime cusim_runtime_race cusim_runtime_memcheck \
+#         cusim_banks cusim_lockstep
+# Exits with 1 when a checked build fails or its result differs.
 set -euo pipefail
 
 build=build
@@ -29,7 +32,10 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 cc=$build/bin/cusim-cc
-[[ -x $cc ]] || { echo "checkers.sh: no $cc: build cusim-cc in $build first" >&2; exit 2; }
+for needed in bin/cusim-cc lib/libcusim.a lib/libcusim-race.a lib/libcusim-memcheck.a lib/libcusim-banks.a \
+              lib/libcusim-lockstep.a; do
+  [[ -e $build/$needed ]] || { echo "checkers.sh: no $build/$needed: build the targets at the top of $0" >&2; exit 2; }
+done
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/cusim-checkers.XXXXXX")
 trap 'rm -rf "$work"' EXIT

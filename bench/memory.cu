@@ -11,9 +11,10 @@
 //
 // For each grid it prints the process's peak resident memory (getrusage)
 // and what the grids added to the peak before the first launch, divided by
-// the threads resident at once (workers x resident blocks x 1024). The check is that every thread ran (each adds 1 to its
-// block's count) and that the peak of the largest grid stays within 10% of
-// the smallest's.
+// the threads resident at once (workers x resident blocks x 1024). The
+// check is that every thread ran (each adds 1 to its block's count) and
+// that the peak of the largest grid stays within 10% of the smallest's
+// (plus one worker's resident threads: see below).
 #include "bench_common.hpp"
 
 #include <sys/resource.h>
@@ -74,7 +75,16 @@ int main(int argc, char** argv) {
     std::printf("%-49s %10.1f %18.2f  %s\n", name.c_str(), peak / 1024, (peak - before) / resident_threads,
                 agree ? "agree" : "DIFFER");
   }
-  const bool bounded = last_peak <= first_peak * 1.1;
+  // A helper worker may sit out a small grid (it joins only if it wakes up
+  // before worker 0 has run every block) and bring its own fibers to a
+  // later one: allow one worker's resident threads at 8 KiB each on top.
+  // Memory that grew with the grid would be a thousand times that.
+#ifdef __CUSIM__
+  const double one_worker_kib = 8.0 * cusim::resident_blocks_per_worker() * threads_per_block;
+#else
+  const double one_worker_kib = 0;
+#endif
+  const bool bounded = last_peak <= first_peak * 1.1 + one_worker_kib;
   std::printf("peak memory %s with the grid's size (%.1f MiB, then %.1f MiB)\n",
               bounded ? "does not grow" : "GROWS", first_peak / 1024, last_peak / 1024);
   BENCH_CHECK(cudaFree(ran));

@@ -29,6 +29,7 @@ class fiber {
   bool stack_holds(const void* p) const {
     return p >= stack_.bottom() && p < stack_.top();
   }
+  const fiber_stack& stack() const { return stack_; }
   // Race checking: the fiber runs CUDA threads one after another on one
   // stack, and one thread's locals must not be taken for another's. Each
   // thread's frames start in a window of the stack no thread used since

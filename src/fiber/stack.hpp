@@ -17,6 +17,14 @@ class fiber_stack {
   void* bottom() const { return usable_; }  // lowest usable address
   void* top() const { return static_cast<char*>(usable_) + usable_size_; }
   std::size_t size() const { return usable_size_; }
+  // Whether `p`, a stack pointer or an address accessed, is below the stack
+  // by less than a frame could plausibly reach: in the guard page, or past
+  // it when one frame's locals skipped it (cusim-cc builds kernels with
+  // -fstack-clash-protection, which probes every page; other code may not).
+  bool overflowed_to(const void* p) const {
+    return p < usable_ && static_cast<const char*>(usable_) - static_cast<const char*>(p) <= overflow_reach;
+  }
+  static constexpr std::ptrdiff_t overflow_reach = 1 << 20;
 
  private:
   void* mapping_ = nullptr;

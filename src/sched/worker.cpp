@@ -69,6 +69,7 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
     const std::uint64_t horizon = 1 + 8 * grid.block_count() * grid.threads_per_block();
     for (unsigned int i = 0; i < 8; ++i) change_points_[i] = i + 1 < policy.depth ? 1 + random_.below(horizon) : 0;
   }
+  prepare_for_faults();
   activity_.busy.store(true, std::memory_order_relaxed);
   race::runtime_only_section runtime_only;
   race::release(grid.race_start_token());  // what the host did before the launch happens before the kernel
@@ -806,6 +807,9 @@ void worker::report_unread_lanes(block_state& block, unsigned int linear_tid) {
 
 void worker::abandon_thread() {
   fiber& self = *running_;
+  // Race checking: what the thread did happens before the grid's completion,
+  // as if it had returned.
+  race::release(self.thread.block->grid().race_done_token());
   running_ = nullptr;
   current_thread = nullptr;
   // The grid is aborted: the worker's loop reclaims this fiber with its block.

@@ -8,11 +8,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "fiber/fiber.hpp"
+#include "platform/faults.hpp"
 #include "sched/block.hpp"
 #include "sched/children.hpp"
 #include "sched/cluster.hpp"
@@ -91,6 +93,12 @@ class worker {
   // Called by the fiber loop.
   void fiber_loop(fiber& self);
 
+  // Hardware faults in kernel code (platform/faults.hpp, worker_faults.cpp).
+  // Called in the signal handler: claims a fault of the running CUDA thread
+  // (its stack pointer in the thread's fiber stack, or just below it), to be
+  // reported by after_fault on that fiber's stack.
+  static platform::fault_landing claim_fault(const platform::fault& f, void*& stack_top);
+
  private:
   block_state& admit_block(grid_job& grid, std::uint64_t linear);
   void admit_cluster(grid_job& grid, std::uint64_t cluster);
@@ -145,6 +153,13 @@ class worker {
   // Runs one CUDA thread; false if a C++ exception escaped it (reported).
   bool run_one_thread(void (*run_thread)(const void*), const void* call);
   void report_escaped_exception(const char* what);
+  // Installs the fault handlers and this OS thread's signal stack, unless
+  // CUSIM_ON_FAULT=abort.
+  static void prepare_for_faults();
+  [[noreturn]] static void after_fault();
+  std::string describe_fault() const;
+  platform::fault fault_{};  // the fault after_fault reports
+  bool reporting_fault_ = false;
 
   // Switches from the running fiber `self` to the next ready fiber, or to the
   // worker's own context when none is ready. Returns when `self` is resumed.

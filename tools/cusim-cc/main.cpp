@@ -80,13 +80,23 @@ class driver {
   // is already preprocessed).
   std::vector<std::string> compiler_command(bool c_source, bool preprocess = true) const {
     std::vector<std::string> cmd{c_source ? tools_.cc : tools_.cxx, c_source ? std::string("-std=c17") : o_.std_flag};
+    const bool clang = fs::path(cmd.front()).filename().string().find("clang") != std::string::npos;
     if (!c_source) {
       // nvcc compiles CUDA as C++17; in C++20 a compound assignment to a
       // volatile (the classic warp-synchronous reduction in shared memory)
       // is deprecated. Stay as quiet about it as nvcc.
-      const bool clang = fs::path(tools_.cxx).filename().string().find("clang") != std::string::npos;
       cmd.push_back(clang ? "-Wno-deprecated-volatile" : "-Wno-volatile");
     }
+    // A CUDA thread's stack is a fiber's, with a guard page below it: a frame
+    // larger than a page must touch each page in turn, or its locals could
+    // skip the guard and land in another thread's stack instead of faulting
+    // (which cusim reports as a stack overflow: sched/worker_faults.cpp).
+    // (Clang 14 has it on x86-64 only.)
+#if defined(__x86_64__)
+    cmd.push_back("-fstack-clash-protection");
+#else
+    if (!clang) cmd.push_back("-fstack-clash-protection");
+#endif
     if (preprocess) {
       for (const auto& dir : tools_.include_dirs) cmd.push_back("-I" + dir);
       cmd.insert(cmd.end(), o_.preprocessor_flags.begin(), o_.preprocessor_flags.end());

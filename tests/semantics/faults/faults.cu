@@ -1,0 +1,63 @@
+// Hardware faults in kernels: a null pointer, a wild pointer, a stack
+// overflow, an integer division by zero, and a C++ exception. Each stops its
+// grid instead of the process: cudaErrorIllegalAddress (cudaErrorLaunchFailure
+// for the division, which does not fault on a GPU, and the exception), a
+// sticky error; after cudaDeviceReset the device stays unavailable
+// (cudaErrorDevicesUnavailable), as CUDA 13 leaves it; the host's data is
+// intact. cusim also reports the block, thread, source line and cause.
+//   faults null|wild|overflow|divide|exception
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <cuda_runtime.h>
+
+__global__ void writes_through(int* out, int* bad) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+  if (blockIdx.x == 2 && threadIdx.x == 5) bad[threadIdx.x] = 42;
+}
+
+__device__ int recurse(volatile int depth) {
+  volatile char frame[4096];
+  frame[0] = static_cast<char>(depth);
+  return depth > 1000000 ? frame[0] : recurse(depth + 1) + frame[0];
+}
+
+__global__ void overflows(int* out) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+  if (blockIdx.x == 1 && threadIdx.x == 3) out[blockIdx.x * blockDim.x + threadIdx.x] = recurse(0);
+}
+
+__global__ void divides(int* out, volatile int divisor) {
+  out[threadIdx.x] = 1;
+  if (threadIdx.x == 7) out[threadIdx.x] = 100 / divisor;
+}
+
+__global__ void throws(int* out) {
+  out[threadIdx.x] = 1;
+#ifdef __CUSIM__  // device code has no exceptions in CUDA: nvcc refuses this
+  if (threadIdx.x == 9) throw std::runtime_error("thrown in a kernel");
+#endif
+}
+
+int main(int argc, char** argv) {
+  const char* what = argc > 1 ? argv[1] : "null";
+  int host_data[4] = {1, 2, 3, 4};
+  int* out = nullptr;
+  cudaMalloc(&out, 128 * sizeof(int));
+  if (std::strcmp(what, "null") == 0) writes_through<<<4, 32>>>(out, nullptr);
+  if (std::strcmp(what, "wild") == 0) writes_through<<<4, 32>>>(out, reinterpret_cast<int*>(0x7a0000000000ull));
+  if (std::strcmp(what, "overflow") == 0) overflows<<<2, 32>>>(out);
+  if (std::strcmp(what, "divide") == 0) divides<<<1, 32>>>(out, 0);
+  if (std::strcmp(what, "exception") == 0) throws<<<1, 32>>>(out);
+  std::printf("%s: synchronise %s\n", what, cudaGetErrorName(cudaDeviceSynchronize()));
+  int* more = nullptr;
+  std::printf("then cudaMalloc %s\n", cudaGetErrorName(cudaMalloc(&more, 4)));
+  std::printf("after cudaDeviceReset %s: ", cudaGetErrorName(cudaDeviceReset()));
+  cudaMalloc(&out, 128 * sizeof(int));
+  writes_through<<<1, 32>>>(out, out);
+  int first = 0;
+  const cudaError_t copied = cudaMemcpy(&first, out, sizeof first, cudaMemcpyDeviceToHost);
+  std::printf("a launch %s, read back %d, host data %d %d %d %d\n", cudaGetErrorName(copied), first, host_data[0],
+              host_data[1], host_data[2], host_data[3]);
+  return 0;
+}
