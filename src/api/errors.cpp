@@ -1,9 +1,13 @@
 #include "api/errors.hpp"
 
 #include <atomic>
+#include <string>
 
 #include <cuda_runtime_api.h>
 #include <cusim/detail/builtins.hpp>
+
+#include "support/diagnostics.hpp"
+#include "support/env.hpp"
 
 namespace cusim::detail {
 
@@ -30,13 +34,41 @@ void absorb_deferred() {
   const cudaError_t e = deferred.exchange(cudaSuccess, std::memory_order_acq_rel);
   if (e != cudaSuccess) host_last_error = e;
 }
+bool verbose() {
+  static const bool on = [] {
+    const auto value = env_string("CUSIM_VERBOSE");
+    return value && *value == "1";
+  }();
+  return on;
+}
+
+// "cudaError_t cusim::detail::launch_kernel(...)" -> "launch_kernel": the
+// function a source_location names, which is the API function or one of
+// cusim's own ("a CUDA call" then, but for the launch).
+std::string api_name(const char* signature) {
+  std::string name(signature);
+  if (auto open = name.find('('); open != std::string::npos) name.erase(open);
+  if (auto space = name.rfind(' '); space != std::string::npos) name.erase(0, space + 1);
+  if (auto colons = name.rfind("::"); colons != std::string::npos) name.erase(0, colons + 2);
+  if (name == "launch_kernel") return "a kernel launch";  // <<<...>>> and cudaLaunchKernel
+  return name.rfind("cuda", 0) == 0 ? name : "a CUDA call";
+}
+
 // CUDA 13 does not recover a context from a fault: cudaDeviceReset succeeds,
 // but every later call that needs the device fails with this.
 std::atomic<bool> unavailable{false};
 }  // namespace
 
-cudaError_t set_error(cudaError_t error) {
-  if (error != cudaSuccess) last_error_slot::set(error);
+cudaError_t set_error(cudaError_t error, std::source_location where) { return set_error(error, nullptr, where); }
+
+cudaError_t set_error(cudaError_t error, const char* why, std::source_location where) {
+  if (error == cudaSuccess) return error;
+  last_error_slot::set(error);
+  // cudaErrorNotReady answers a query (cudaStreamQuery, cudaEventQuery): not a mistake.
+  if (verbose() && error != cudaErrorNotReady) {
+    report("{} returns {}: {}", api_name(where.function_name()), cudaGetErrorName(error),
+           why != nullptr ? why : cudaGetErrorString(error));
+  }
   return error;
 }
 

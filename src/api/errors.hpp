@@ -4,11 +4,18 @@
 #pragma once
 #include <driver_types.h>
 
+#include <source_location>
+
 namespace cusim::detail {
 
 // Records `error` as the calling host thread's last error (unless it is
 // cudaSuccess) and returns it: `return set_error(cudaErrorInvalidValue);`.
-cudaError_t set_error(cudaError_t error);
+// Under CUSIM_VERBOSE=1 it also says so on stderr, in one line naming the
+// API function it was called from (`where`) and why: `why` where the call
+// site gives it, else the error's description.
+cudaError_t set_error(cudaError_t error, std::source_location where = std::source_location::current());
+cudaError_t set_error(cudaError_t error, const char* why,
+                      std::source_location where = std::source_location::current());
 
 // The sticky error, or cudaSuccess. make_sticky records a kernel fault; like
 // a GPU's, it surfaces at the next API call, not as the launch's own error.

@@ -56,11 +56,23 @@ bool dims_within(const dim3& d, const int (&max)[3]) {
 // every one of these failures is cudaErrorInvalidValue (measured), but a
 // block whose registers do not fit (cudaErrorLaunchOutOfResources).
 cudaError_t validate(const launch_shape& shape, const kernel_info& kernel, const void* function,
-                     std::size_t& shared_limit) {
+                     std::size_t& shared_limit, std::string& why) {
   const device_profile& p = active_profile();
-  if (!dims_within(shape.block, p.max_block_dim)) return cudaErrorInvalidValue;
+  const auto refuse = [&](std::string reason) {
+    why = std::move(reason);
+    return cudaErrorInvalidValue;
+  };
+  const auto dims = [](const dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); };
+  const auto limits = [](const int (&max)[3]) { return fmt::format("({},{},{})", max[0], max[1], max[2]); };
+  if (!dims_within(shape.block, p.max_block_dim)) {
+    return refuse(fmt::format("the block {} is empty or exceeds the device's block limits {} ({})", dims(shape.block),
+                              limits(p.max_block_dim), p.name));
+  }
   const unsigned long long threads = 1ull * shape.block.x * shape.block.y * shape.block.z;
-  if (threads > unsigned(p.max_threads_per_block)) return cudaErrorInvalidValue;
+  if (threads > unsigned(p.max_threads_per_block)) {
+    return refuse(fmt::format("the block has {} threads; the device ({}) allows {}", threads, p.name,
+                              p.max_threads_per_block));
+  }
   // The kernel was compiled for at most __launch_bounds__' threads per block.
   if (const launch_bounds bounds = compiled_launch_bounds(function);
       bounds.max_threads != 0 && threads > bounds.max_threads) {
@@ -69,9 +81,13 @@ cudaError_t validate(const launch_shape& shape, const kernel_info& kernel, const
            "launch (cudaErrorInvalidValue).",
            name != nullptr ? name : "?", bounds.max_threads, threads,
            shape.file != nullptr ? fmt::format(" at {}:{}", shape.file, shape.line) : std::string());
-    return cudaErrorInvalidValue;
+    return refuse(fmt::format("the block has {} threads, more than the kernel's __launch_bounds__({})", threads,
+                              bounds.max_threads));
   }
-  if (!dims_within(shape.grid, p.max_grid_dim)) return cudaErrorInvalidValue;
+  if (!dims_within(shape.grid, p.max_grid_dim)) {
+    return refuse(fmt::format("the grid {} is empty or exceeds the device's grid limits {} ({})", dims(shape.grid),
+                              limits(p.max_grid_dim), p.name));
+  }
   // Only where the kernel's registers are known (api/occupancy.hpp).
   if (too_many_registers(function, unsigned(threads))) {
     const char* name = registered_name(function);
@@ -79,6 +95,7 @@ cudaError_t validate(const launch_shape& shape, const kernel_info& kernel, const
            "have, and a GPU refuses the launch (cudaErrorLaunchOutOfResources).",
            name != nullptr ? name : "?", registers_of(function).per_thread, registers_of(function).source, threads,
            p.regs_per_block);
+    why = "the block needs more registers than a block may have";
     return cudaErrorLaunchOutOfResources;
   }
 
@@ -87,15 +104,24 @@ cudaError_t validate(const launch_shape& shape, const kernel_info& kernel, const
   const std::size_t max_dynamic = opted_in ? kernel.max_dynamic_shared.load()
                                            : p.shared_mem_per_block - std::min(static_bytes, p.shared_mem_per_block);
   shared_limit = opted_in ? p.shared_mem_per_block_optin : p.shared_mem_per_block;
-  if (shape.dynamic_shared_bytes > max_dynamic) return cudaErrorInvalidValue;
-  if (static_bytes + shape.dynamic_shared_bytes > shared_limit) return cudaErrorInvalidValue;
+  if (shape.dynamic_shared_bytes > max_dynamic || static_bytes + shape.dynamic_shared_bytes > shared_limit) {
+    return refuse(fmt::format(
+        "the block asks for {} bytes of dynamic shared memory on top of the kernel's {} static bytes; it may have {} "
+        "in all{}",
+        shape.dynamic_shared_bytes, static_bytes, opted_in ? std::min(shared_limit, static_bytes + max_dynamic) : shared_limit,
+        opted_in ? "" : " (cudaFuncSetAttribute with cudaFuncAttributeMaxDynamicSharedMemorySize raises it)"));
+  }
   if (shape.cooperative) {
     // Every block must be resident at once: at most what the occupancy
     // rules let each multiprocessor hold, times the multiprocessors.
     const unsigned long long blocks = 1ull * shape.grid.x * shape.grid.y * shape.grid.z;
     const int per_sm =
         resident_blocks_per_multiprocessor(kernel, function, unsigned(threads), shape.dynamic_shared_bytes);
-    if (blocks > 1ull * unsigned(per_sm) * unsigned(p.multiprocessor_count)) return cudaErrorCooperativeLaunchTooLarge;
+    if (blocks > 1ull * unsigned(per_sm) * unsigned(p.multiprocessor_count)) {
+      why = fmt::format("a cooperative grid of {} blocks; at most {} ({} per multiprocessor) can be resident at once",
+                        blocks, per_sm * p.multiprocessor_count, per_sm);
+      return cudaErrorCooperativeLaunchTooLarge;
+    }
   }
   return cudaSuccess;
 }
@@ -221,7 +247,8 @@ cudaError_t record_device_launch(const launch_shape& requested, kernel_invocatio
   kernel_info& kernel = kernel_record(invocation.function);
   std::size_t shared_limit = 0;
   launch_shape shape = requested;
-  if (validate(shape, kernel, invocation.function, shared_limit) != cudaSuccess) {
+  std::string why;
+  if (validate(shape, kernel, invocation.function, shared_limit, why) != cudaSuccess) {
     return set_error(cudaErrorInvalidConfiguration);
   }
   if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
@@ -266,7 +293,11 @@ cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invoc
   kernel_info& kernel = kernel_record(invocation.function);
   std::size_t shared_limit = 0;
   launch_shape shape = requested;
-  if (cudaError_t e = validate(shape, kernel, invocation.function, shared_limit)) return set_error(e);
+  std::string why;
+  if (cudaError_t e = validate(shape, kernel, invocation.function, shared_limit, why)) {
+    const char* name = registered_name(invocation.function);
+    return set_error(e, fmt::format("the launch of kernel {}: {}", name != nullptr ? name : "?", why).c_str());
+  }
   if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
 
   // The launch runs on the device thread, after the work queued before it;

@@ -33,20 +33,28 @@ bool side_ok(const void* pointer, std::size_t count, bool must_be_device) {
 
 }  // namespace
 
-cudaError_t cusim::detail::check_copy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
+cudaError_t cusim::detail::check_copy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
+                                      std::source_location where) {
   if (count == 0) return cudaSuccess;  // even with null pointers or a bad kind (measured)
-  if (!valid_kind(kind)) return cudaErrorInvalidMemcpyDirection;
-  if (dst == nullptr || src == nullptr) return cudaErrorInvalidValue;
+  const auto refuse = [&](cudaError_t error, const std::string& why) { return set_error(error, why.c_str(), where); };
+  if (!valid_kind(kind)) return refuse(cudaErrorInvalidMemcpyDirection, fmt::format("{} is not a cudaMemcpyKind", int(kind)));
+  if (dst == nullptr || src == nullptr) return refuse(cudaErrorInvalidValue, dst == nullptr ? "the destination is null" : "the source is null");
   const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
   const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-  if (!side_ok(dst, count, dst_device) || !side_ok(src, count, src_device)) return cudaErrorInvalidValue;
+  const auto outside = [&](const char* side, const void* p) {
+    return refuse(cudaErrorInvalidValue,
+                  fmt::format("the {} [{}, +{} bytes) is not inside one device allocation, as the kind says it is",
+                              side, p, count));
+  };
+  if (!side_ok(dst, count, dst_device)) return outside("destination", dst);
+  if (!side_ok(src, count, src_device)) return outside("source", src);
   if (kind == cudaMemcpyDefault) {
     // Unified addressing: either side may be anything, but a device side
     // must not run past its allocation.
     for (const void* p : {static_cast<const void*>(dst), src}) {
       auto a = find_allocation(p);
       if (a && (a->kind == memory_kind::device || a->kind == memory_kind::managed) && !is_device_range(p, count)) {
-        return cudaErrorInvalidValue;
+        return outside(p == dst ? "destination" : "source", p);
       }
     }
   }
@@ -55,9 +63,15 @@ cudaError_t cusim::detail::check_copy(void* dst, const void* src, std::size_t co
 
 namespace {
 
-cudaError_t allocate_into(void** ptr, std::size_t size, memory_kind kind) {
+constexpr const char* not_an_allocation =
+    "the pointer is not the start of an allocation of this kind that is still live (freed already, a host or "
+    "stack address, or a pointer into the middle of one)";
+
+// `where`: the API function that allocates (for CUSIM_VERBOSE's reports).
+cudaError_t allocate_into(void** ptr, std::size_t size, memory_kind kind,
+                          std::source_location where = std::source_location::current()) {
   if (cudaError_t e = context_error()) return e;
-  if (ptr == nullptr) return set_error(cudaErrorInvalidValue);
+  if (ptr == nullptr) return set_error(cudaErrorInvalidValue, "the pointer to store the allocation's address is null", where);
   if (size == 0) {  // as on a GPU: success, and no memory
     *ptr = nullptr;
     return cudaSuccess;
@@ -65,7 +79,8 @@ cudaError_t allocate_into(void** ptr, std::size_t size, memory_kind kind) {
   void* p = allocate(size, kind);
   if (p == nullptr) {
     *ptr = nullptr;
-    return set_error(cudaErrorMemoryAllocation);
+    return set_error(cudaErrorMemoryAllocation,
+                     fmt::format("{} bytes could not be allocated", size).c_str(), where);
   }
   *ptr = p;
   return cudaSuccess;
@@ -103,17 +118,21 @@ cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_size, void* buffer, s
                  to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol");
 }
 
-cudaError_t copy_in_stream(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
-  if (cudaError_t e = check_copy(dst, src, count, kind)) return set_error(e);
+cudaError_t copy_in_stream(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind, cudaStream_t stream,
+                           std::source_location where) {
+  if (cudaError_t e = check_copy(dst, src, count, kind, where)) return e;
   if (count == 0) return cudaSuccess;
   const bool staged = (kind != cudaMemcpyDeviceToDevice && pageable(dst)) ||
                       (kind != cudaMemcpyDeviceToDevice && pageable(src));
   return enqueue(stream, [=] { std::memmove(dst, src, count); }, cudaGraphNodeTypeMemcpy, staged, "cudaMemcpyAsync");
 }
 
-cudaError_t set_in_stream(void* ptr, int value, std::size_t count, cudaStream_t stream) {
+cudaError_t set_in_stream(void* ptr, int value, std::size_t count, cudaStream_t stream, std::source_location where) {
   if (count == 0) return cudaSuccess;
-  if (!is_device_range(ptr, count)) return set_error(cudaErrorInvalidValue);
+  if (!is_device_range(ptr, count)) {
+    return set_error(cudaErrorInvalidValue,
+                     fmt::format("[{}, +{} bytes) is not inside one device allocation", ptr, count).c_str(), where);
+  }
   return enqueue(stream, [=] { std::memset(ptr, value, count); }, cudaGraphNodeTypeMemset, false, "cudaMemsetAsync");
 }
 
@@ -171,7 +190,7 @@ cudaError_t cudaFree(void* ptr) {
   }
   if (!release(ptr, /*device or managed*/ true, /*pinned*/ true)) {
     address_check::explain_bad_free("cudaFree", ptr);
-    return set_error(cudaErrorInvalidValue);
+    return set_error(cudaErrorInvalidValue, not_an_allocation);
   }
   return cudaSuccess;
 }
@@ -183,14 +202,14 @@ cudaError_t cudaFreeHost(void* ptr) {
   the_device().wait_all();
   if (!release(ptr, false, true)) {
     address_check::explain_bad_free("cudaFreeHost", ptr);
-    return set_error(cudaErrorInvalidValue);
+    return set_error(cudaErrorInvalidValue, not_an_allocation);
   }
   return cudaSuccess;
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   if (cudaError_t e = context_error()) return e;
-  if (cudaError_t e = check_copy(dst, src, count, kind)) return set_error(e);
+  if (cudaError_t e = check_copy(dst, src, count, kind)) return e;
   if (count == 0) return cudaSuccess;
   // In the NULL stream, after the work before it, and synchronous.
   return enqueue(nullptr, [=] { std::memmove(dst, src, count); }, cudaGraphNodeTypeMemcpy, true, "cudaMemcpy");

@@ -64,6 +64,10 @@ struct CUevent_st {
 
 namespace cusim::detail {
 
+// CUSIM_VERBOSE's reasons for the handle errors.
+constexpr const char* unknown_stream = "the stream was destroyed, or is not one cudaStreamCreate made";
+constexpr const char* unknown_event = "the event was destroyed, or is not one cudaEventCreate made";
+
 namespace {
 
 constexpr int least_stream_priority = 0;
@@ -364,7 +368,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   trace::host_call_scope traced("cudaStreamSynchronize");
   if (in_device_code()) return not_in_device_code("cudaStreamSynchronize");
-  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e, unknown_stream);
   if (invalidate_capture_of(stream)) return set_error(cudaErrorStreamCaptureUnsupported);
   if (!may_wait_for_device("cudaStreamSynchronize")) return set_error(cudaErrorNotPermitted);
   the_device().wait(last_submitted(stream));
@@ -375,7 +379,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
   if (in_device_code()) return not_in_device_code("cudaStreamQuery");
   if (cudaError_t e = context_error()) return e;
-  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e, unknown_stream);
   if (invalidate_capture_of(stream)) return set_error(cudaErrorStreamCaptureUnsupported);
   // Not an error: not recorded as the last error.
   return the_device().finished(last_submitted(stream)) ? cudaSuccess : cudaErrorNotReady;
@@ -413,7 +417,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userD
   if (in_device_code()) return not_in_device_code("cudaLaunchHostFunc");
   if (cudaError_t e = context_error()) return e;
   if (fn == nullptr) return set_error(cudaErrorInvalidValue);
-  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e, unknown_stream);
   // Runs on the device thread once everything before it in the stream has.
   return enqueue(stream, [fn, userData] { fn(userData); }, cudaGraphNodeTypeHost, false, "cudaLaunchHostFunc");
 }
@@ -423,7 +427,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
   if (in_device_code()) return not_in_device_code("cudaStreamAddCallback");
   if (cudaError_t e = context_error()) return e;
   if (callback == nullptr || flags != 0) return set_error(cudaErrorInvalidValue);
-  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e, unknown_stream);
   return enqueue(
       stream, [callback, stream, userData] { callback(stream, sticky_error(), userData); }, cudaGraphNodeTypeHost,
       false, "cudaStreamAddCallback");
@@ -462,8 +466,8 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   if (cudaError_t e = context_error()) return e;
   if (flags > 1) return set_error(cudaErrorInvalidValue);
   CUevent_st* e = host_event(event);
-  if (e == nullptr) return set_error(cudaErrorInvalidResourceHandle);
-  if (cudaError_t s = check_host_stream(stream)) return set_error(s);
+  if (e == nullptr) return set_error(cudaErrorInvalidResourceHandle, unknown_event);
+  if (cudaError_t s = check_host_stream(stream)) return set_error(s, unknown_stream);
   // An event is recorded only by a stream of its own device.
   if (const CUstream_st* s = host_stream_record(stream); (s != nullptr ? s->device : current_device()) != e->device) {
     return set_error(cudaErrorInvalidResourceHandle);
@@ -493,8 +497,8 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   }
   if (cudaError_t e = context_error()) return e;
   if (flags > 1) return set_error(cudaErrorInvalidValue);
-  if (host_event(event) == nullptr) return set_error(cudaErrorInvalidResourceHandle);
-  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  if (host_event(event) == nullptr) return set_error(cudaErrorInvalidResourceHandle, unknown_event);
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e, unknown_stream);
   if (wait_event_in_capture(stream, event)) return cudaSuccess;
   // The stream's later work follows the event's last record as it is now.
   const std::uint64_t recorded = host_event(event)->ticket.load(std::memory_order_acquire);
@@ -506,7 +510,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   trace::host_call_scope traced("cudaEventSynchronize");
   if (in_device_code()) return not_in_device_code("cudaEventSynchronize");
   const CUevent_st* e = host_event(event);
-  if (e == nullptr) return set_error(cudaErrorInvalidResourceHandle);
+  if (e == nullptr) return set_error(cudaErrorInvalidResourceHandle, unknown_event);
   if (!may_wait_for_device("cudaEventSynchronize")) return set_error(cudaErrorNotPermitted);
   the_device().wait(e->ticket.load(std::memory_order_acquire));
   return context_error();
@@ -516,7 +520,7 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
   if (in_device_code()) return not_in_device_code("cudaEventQuery");
   if (cudaError_t e = context_error()) return e;
   const CUevent_st* e = host_event(event);
-  if (e == nullptr) return set_error(cudaErrorInvalidResourceHandle);
+  if (e == nullptr) return set_error(cudaErrorInvalidResourceHandle, unknown_event);
   // Not an error: not recorded as the last error. An event never recorded has completed.
   return the_device().finished(e->ticket.load(std::memory_order_acquire)) ? cudaSuccess : cudaErrorNotReady;
 }
@@ -527,9 +531,13 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
   if (ms == nullptr) return set_error(cudaErrorInvalidValue);
   const CUevent_st* a = host_event(start);
   const CUevent_st* b = host_event(end);
-  if (a == nullptr || b == nullptr) return set_error(cudaErrorInvalidResourceHandle);
-  if (((a->flags | b->flags) & cudaEventDisableTiming) != 0) return set_error(cudaErrorInvalidResourceHandle);
-  if (!a->recorded || !b->recorded) return set_error(cudaErrorInvalidResourceHandle);
+  if (a == nullptr || b == nullptr) return set_error(cudaErrorInvalidResourceHandle, unknown_event);
+  if (((a->flags | b->flags) & cudaEventDisableTiming) != 0) {
+    return set_error(cudaErrorInvalidResourceHandle, "an event made with cudaEventDisableTiming has no time");
+  }
+  if (!a->recorded || !b->recorded) {
+    return set_error(cudaErrorInvalidResourceHandle, "an event that was never recorded has no time");
+  }
   if (!the_device().finished(a->ticket.load(std::memory_order_acquire)) ||
       !the_device().finished(b->ticket.load(std::memory_order_acquire))) {
     return set_error(cudaErrorNotReady);
@@ -554,7 +562,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
     return enqueue_device_memory_operation(dst, src, 0, count, kind, stream);
   }
   if (cudaError_t e = context_error()) return e;
-  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e, unknown_stream);
   return copy_in_stream(dst, src, count, kind, stream);
 }
 
@@ -564,7 +572,7 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t str
     return enqueue_device_memory_operation(ptr, nullptr, value, count, cudaMemcpyDeviceToDevice, stream);
   }
   if (cudaError_t e = context_error()) return e;
-  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e, unknown_stream);
   return set_in_stream(ptr, value, count, stream);
 }
 
