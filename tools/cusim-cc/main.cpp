@@ -223,7 +223,12 @@ class driver {
 }  // namespace
 
 int main(int argc, char** argv) {
-  options o = parse_command_line(argc, argv);
+  options o;
+  try {
+    o = parse_command_line(argc, argv);
+  } catch (const command_line_exit& e) {
+    return e.status;
+  }
   char pattern[] = "/tmp/cusim-cc-XXXXXX";
   const char* dir = mkdtemp(pattern);
   if (dir == nullptr) {

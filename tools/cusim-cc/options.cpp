@@ -13,7 +13,7 @@ namespace {
 
 [[noreturn]] void usage_error(const std::string& message) {
   std::cerr << "cusim-cc: " << message << "\n(cusim-cc --help lists what it accepts)\n";
-  std::exit(2);
+  throw command_line_exit{2};
 }
 
 void print_help() {
@@ -268,10 +268,10 @@ class parser {
   void read(const std::string& a) {
     if (a == "--help" || a == "-h" || a == "-help") {
       print_help();
-      std::exit(0);
+      throw command_line_exit{0};
     } else if (a == "--version" || a == "-V") {
       std::cout << "cusim-cc " CUSIM_CC_VERSION " (CUDA " CUSIM_CC_CUDA_VERSION " runtime API on the CPU)\n";
-      std::exit(0);
+      throw command_line_exit{0};
     } else if (is(a, "-o")) {
       o_.output = value_of(a, "-o");
     } else if (a == "-c") {

@@ -49,8 +49,15 @@ struct options {
   std::vector<std::string> link_flags;     // -L -l -Xlinker
 };
 
-// Reads argv. Prints --help / --version and exits; on a bad command line,
-// names the offending option and exits with status 2.
+// What ends cusim-cc while it reads its command line: --help and
+// --version (status 0, after printing), or a bad command line (status 2,
+// after naming the offending option on stderr). Thrown rather than exiting,
+// so that the parser can be fuzzed (tests/fuzz/options_fuzzer.cpp).
+struct command_line_exit {
+  int status;
+};
+
+// Reads argv; throws command_line_exit as above.
 options parse_command_line(int argc, char** argv);
 
 // Prints one line to stderr under -v.
