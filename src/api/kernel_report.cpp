@@ -43,6 +43,7 @@ struct kernel_facts {
   block_activity activity;
   std::uint64_t device_grids;
   unsigned int deepest;
+  stack_use stacks;
 };
 
 kernel_facts facts_of(const grid_job& grid, std::chrono::steady_clock::duration wall) {
@@ -77,12 +78,13 @@ void write_json(const grid_job& grid, const kernel_facts& f, cudaError_t outcome
       "\"registers_per_thread\": {}, \"profile\": \"{}\", \"blocks_per_multiprocessor\": {}, "
       "\"warps_per_multiprocessor\": {}, \"occupancy_percent\": {:.1f}, \"limited_by\": \"{}\", "
       "\"barriers\": {}, \"warp_collectives\": {}, \"atomics\": {}, \"fences\": {}, \"device_launches\": {}, "
-      "\"device_grids\": {}, \"deepest_nesting\": {}, \"result\": \"{}\", \"wall_ms\": {:.3f}}}\n",
+      "\"device_grids\": {}, \"deepest_nesting\": {}, \"stack_used_bytes\": {}, \"stack_bytes\": {}, "
+      "\"result\": \"{}\", \"wall_ms\": {:.3f}}}\n",
       f.name, json_dims(shape.grid), json_dims(shape.block), json_dims(shape.cluster), f.threads, f.warps,
       f.idle_lanes, f.static_shared, f.dynamic_shared, f.registers.per_thread, active_profile().id,
       f.fit.blocks_per_multiprocessor, f.warps_per_multiprocessor, f.occupancy_percent, limit_name(f.fit.limited_by),
       a.barriers, a.warp_collectives, a.atomics, a.fences, a.device_launches, f.device_grids, f.deepest,
-      cudaGetErrorName(outcome), f.wall_ms);
+      f.stacks.deepest, f.stacks.size, cudaGetErrorName(outcome), f.wall_ms);
   // One write, so that lines from several device threads never interleave.
   [[maybe_unused]] const ssize_t written = ::write(2, line.data(), line.size());
 }
@@ -108,6 +110,9 @@ void write_text(const grid_job& grid, const kernel_facts& f, cudaError_t outcome
   text += fmt::format("  launch     grid {} of blocks {}{}, {} per block in {} ({})\n", dims(shape.grid),
                       dims(shape.block), cluster, plural(f.threads, "thread", "threads"), plural(f.warps, "warp", "warps"), lanes);
   text += fmt::format("  shared     {} B static + {} B dynamic per block\n", f.static_shared, f.dynamic_shared);
+  // Pages stay committed once touched: the deepest use by any thread so far.
+  text += fmt::format("  stack      threads have used up to {} KiB of their {} KiB so far (CUSIM_STACK_SIZE sets it)\n",
+                      (f.stacks.deepest + 1023) / 1024, f.stacks.size / 1024);
   text += fmt::format("  occupancy  on {} {} per multiprocessor fit ({} of {} warps, {:.0f}%), limited by {} "
                       "(registers: {})\n",
                       active_profile().id, plural(f.fit.blocks_per_multiprocessor, "block", "blocks"),
@@ -142,11 +147,12 @@ report_format kernel_report_format() {
 }
 
 void report_kernel(const grid_job& grid, bool from_host, std::chrono::steady_clock::duration wall,
-                   cudaError_t outcome) {
+                   cudaError_t outcome, stack_use stacks) {
   const report_format format = kernel_report_format();
   add_to_summary(grid, from_host, wall, format == report_format::json);
   if (format == report_format::summary) return;
-  const kernel_facts f = facts_of(grid, wall);
+  kernel_facts f = facts_of(grid, wall);
+  f.stacks = stacks;
   if (format == report_format::json) write_json(grid, f, outcome);
   else write_text(grid, f, outcome);
 }

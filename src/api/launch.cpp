@@ -217,9 +217,11 @@ cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
     const worker_settings settings{stack_bytes, resident, std::max(1u, resident_blocks_per_worker()),
                                    p.shared_mem_per_block_optin + 4096, current_device()};
     const auto started = std::chrono::steady_clock::now();
-    pool_of_size(worker_count()).run(grid, settings, shape.cooperative ? 1u : worker_count());
+    worker_pool& workers = pool_of_size(worker_count());
+    workers.run(grid, settings, shape.cooperative ? 1u : worker_count());
     if (kernel_report_on()) {
-      report_kernel(grid, first_grid, std::chrono::steady_clock::now() - started, grid.error());
+      report_kernel(grid, first_grid, std::chrono::steady_clock::now() - started, grid.error(),
+                    {workers.deepest_stack_use(), stack_bytes});
     }
 
     std::vector<child_launch> tails = grid.take_tail_launches();

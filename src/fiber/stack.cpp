@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "support/diagnostics.hpp"
 
@@ -44,6 +45,17 @@ fiber_stack::fiber_stack(std::size_t usable_bytes) {
   }
   usable_ = static_cast<char*>(mapping_) + page;
   valgrind_id_ = CUSIM_STACK_REGISTER(usable_, static_cast<char*>(usable_) + usable_size_);
+}
+
+std::size_t fiber_stack::used_bytes() const {
+  const std::size_t page = page_size();
+  const std::size_t pages = usable_size_ / page;
+  std::vector<unsigned char> resident(pages);
+  if (mincore(usable_, usable_size_, resident.data()) != 0) return 0;
+  for (std::size_t i = 0; i < pages; ++i) {
+    if ((resident[i] & 1) != 0) return usable_size_ - i * page;
+  }
+  return 0;
 }
 
 fiber_stack::~fiber_stack() {

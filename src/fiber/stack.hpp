@@ -17,6 +17,9 @@ class fiber_stack {
   void* bottom() const { return usable_; }  // lowest usable address
   void* top() const { return static_cast<char*>(usable_) + usable_size_; }
   std::size_t size() const { return usable_size_; }
+  // How much of the stack has ever been used, to the page: from the top to
+  // the lowest page the OS has committed (pages stay once touched).
+  std::size_t used_bytes() const;
   // Whether `p`, a stack pointer or an address accessed, is below the stack
   // by less than a frame could plausibly reach: in the guard page, or past
   // it when one frame's locals skipped it (cusim-cc builds kernels with

@@ -57,6 +57,12 @@ void worker_pool::run(grid_job& grid, const worker_settings& settings, unsigned 
   watchdog_->watch(nullptr);
 }
 
+std::size_t worker_pool::deepest_stack_use() const {
+  std::size_t deepest = 0;
+  for (const auto& w : workers_) deepest = std::max(deepest, w->deepest_stack_use());
+  return deepest;
+}
+
 void worker_pool::helper_main(unsigned int index) {
   unsigned long seen = 0;
   for (;;) {

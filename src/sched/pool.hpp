@@ -29,6 +29,9 @@ class worker_pool {
   // for an OS thread's wake-up (tens of microseconds on a virtual CPU).
   void run(grid_job& grid, const worker_settings& settings, unsigned int participants = ~0u);
 
+  // Between grids: the most stack a CUDA thread has used so far.
+  std::size_t deepest_stack_use() const;
+
  private:
   void helper_main(unsigned int index);
 

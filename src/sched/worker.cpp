@@ -99,6 +99,12 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
   current_thread = nullptr;
 }
 
+std::size_t worker::deepest_stack_use() const {
+  std::size_t deepest = 0;
+  for (const auto& f : fibers_) deepest = std::max(deepest, f->stack().used_bytes());
+  return deepest;
+}
+
 void worker::admit_cluster(grid_job& grid, std::uint64_t cluster) {
   const unsigned int size = grid.cluster_blocks();
   if (size == 1) {

@@ -59,6 +59,9 @@ class worker {
   void set_index(unsigned int index) { index_ = index; }
 
   const worker_activity& activity() const { return activity_; }
+  // The most stack any CUDA thread of this worker has used so far (between
+  // grids only: the kernel report).
+  std::size_t deepest_stack_use() const;
 
   // Called by device code on a fiber of this worker.
   barrier_outcome barrier(int predicate, const char* file = nullptr, unsigned int line = 0);
