@@ -25,3 +25,13 @@ function(expect_no_match text regex)
     message(FATAL_ERROR "expected no output matching '${regex}', got:\n${text}")
   endif()
 endfunction()
+
+# require_variables(var...): fails the script unless each was given with -D.
+function(require_variables)
+  foreach(var IN LISTS ARGN)
+    if(NOT DEFINED ${var})
+      get_filename_component(script "${CMAKE_SCRIPT_MODE_FILE}" NAME)
+      message(FATAL_ERROR "${script} needs -D${var}=...")
+    endif()
+  endforeach()
+endfunction()

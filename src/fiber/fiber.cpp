@@ -1,10 +1,9 @@
 #include "fiber/fiber.hpp"
 
-#include <sys/mman.h>
-
 #include <atomic>
 #include <cstdint>
 
+#include "platform/memory.hpp"
 #include "sched/worker.hpp"
 
 namespace cusim::detail {
@@ -52,7 +51,7 @@ std::size_t fiber::fresh_stack_window() {
   if (race_window + 1 >= windows) {
     // Every window used: map fresh pages over all (TSan forgets them), start again.
     const std::uintptr_t top = (frame - margin) & ~(page - 1);
-    mmap(stack_.bottom(), top - bottom, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    platform::renew_memory(stack_.bottom(), top - bottom);
     race_window = 0;
   }
   return margin + race_stack_window_bytes * race_window++;

@@ -1,12 +1,9 @@
 #include "fiber/stack.hpp"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
-#include <vector>
 
+#include "platform/memory.hpp"
 #include "support/diagnostics.hpp"
 
 // Valgrind, told where each fiber stack is, follows the switches between them
@@ -23,45 +20,31 @@
 
 namespace cusim::detail {
 
-namespace {
-std::size_t page_size() {
-  static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  return size;
-}
-}  // namespace
-
 fiber_stack::fiber_stack(std::size_t usable_bytes) {
-  const std::size_t page = page_size();
+  const std::size_t page = platform::page_size();
   usable_size_ = (usable_bytes + page - 1) / page * page;
   mapping_size_ = usable_size_ + page;
-  mapping_ = mmap(nullptr, mapping_size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                  -1, 0);
-  if (mapping_ == MAP_FAILED) {
+  mapping_ = platform::reserve_memory(mapping_size_);
+  if (mapping_ == nullptr) {
     fatal("cannot reserve a {} KiB fiber stack: {}", mapping_size_ / 1024, std::strerror(errno));
   }
-  // Stacks grow down: the guard page sits below the usable part.
-  if (mprotect(mapping_, page, PROT_NONE) != 0) {
-    fatal("cannot protect a fiber stack's guard page: {}", std::strerror(errno));
-  }
+  // Stacks grow down: the guard page sits below the usable part. (The
+  // generic platform has none: an overflow there goes unnoticed.)
+  platform::make_guard(mapping_, page);
   usable_ = static_cast<char*>(mapping_) + page;
   valgrind_id_ = CUSIM_STACK_REGISTER(usable_, static_cast<char*>(usable_) + usable_size_);
 }
 
 std::size_t fiber_stack::used_bytes() const {
-  const std::size_t page = page_size();
+  const std::size_t page = platform::page_size();
   const std::size_t pages = usable_size_ / page;
-  std::vector<unsigned char> resident(pages);
-  if (mincore(usable_, usable_size_, resident.data()) != 0) return 0;
-  for (std::size_t i = 0; i < pages; ++i) {
-    if ((resident[i] & 1) != 0) return usable_size_ - i * page;
-  }
-  return 0;
+  return (pages - platform::lowest_committed_page(usable_, pages)) * page;
 }
 
 fiber_stack::~fiber_stack() {
   if (mapping_ == nullptr) return;
   CUSIM_STACK_DEREGISTER(valgrind_id_);
-  munmap(mapping_, mapping_size_);
+  platform::release_memory(mapping_, mapping_size_);
 }
 
 }  // namespace cusim::detail

@@ -5,9 +5,10 @@
 // kernel mispredicts (about 20 ns per switch, measured on a barrier). This
 // switch enters by a call and leaves by a return, like any function: fibers
 // parked at the same call site resume with every return predicted.
-// Elsewhere (other CPUs, other object formats) Boost.Context does the switch.
+// Elsewhere (other CPUs, other object formats, -DCUSIM_PLATFORM=generic)
+// Boost.Context does the switch.
 #pragma once
-#if defined(__x86_64__) && defined(__ELF__)
+#if !defined(CUSIM_PLATFORM_GENERIC) && defined(__x86_64__) && defined(__ELF__)
 #define CUSIM_OWN_STACK_SWITCH 1
 
 namespace cusim::detail {

@@ -8,8 +8,6 @@
 // after free() is caught.
 #include <cusim/detail/device_heap.hpp>
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -24,6 +22,7 @@
 
 #include "api/limits.hpp"
 #include "memory/allocations.hpp"
+#include "platform/memory.hpp"
 #include "sched/worker.hpp"
 #include "support/address_check.hpp"
 #include "support/diagnostics.hpp"
@@ -104,8 +103,10 @@ class heap_region {
     std::size_t bytes = 0;
     read_limit(cudaLimitMallocHeapSize, bytes);
     bytes = std::max(heap_alignment, round_up(bytes));
-    void* region = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (region == MAP_FAILED) return false;
+    const std::size_t page = platform::page_size();
+    bytes = (bytes + page - 1) / page * page;
+    void* region = platform::reserve_memory(bytes);
+    if (region == nullptr) return false;
     base_ = static_cast<char*>(region);
     size_ = bytes;
     free_.emplace(0, bytes);

@@ -1,6 +1,6 @@
 #include "platform/faults.hpp"
 
-#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+#if !defined(CUSIM_PLATFORM_GENERIC) && defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
 #define CUSIM_FAULTS_LINUX 1
 #include <signal.h>
 #include <sys/mman.h>

@@ -1,0 +1,74 @@
+#include "platform/memory.hpp"
+
+#if !defined(CUSIM_PLATFORM_GENERIC) && (defined(__linux__) || defined(__APPLE__))
+#define CUSIM_MEMORY_POSIX 1
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <vector>
+#else
+#include <cstdlib>
+#include <cstring>
+#endif
+
+namespace cusim::detail::platform {
+
+#if CUSIM_MEMORY_POSIX
+
+std::size_t page_size() {
+  static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+void* reserve_memory(std::size_t bytes) {
+#ifdef MAP_NORESERVE
+  constexpr int no_reserve = MAP_NORESERVE;  // committed as touched, not counted up front
+#else
+  constexpr int no_reserve = 0;
+#endif
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | no_reserve, -1, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
+void release_memory(void* p, std::size_t bytes) { munmap(p, bytes); }
+
+bool make_guard(void* p, std::size_t bytes) { return mprotect(p, bytes, PROT_NONE) == 0; }
+
+void renew_memory(void* p, std::size_t bytes) {
+  mmap(p, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+}
+
+std::size_t lowest_committed_page(const void* p, std::size_t pages) {
+#if defined(__APPLE__)
+  std::vector<char> resident(pages);
+#else
+  std::vector<unsigned char> resident(pages);
+#endif
+  if (mincore(const_cast<void*>(p), pages * page_size(), resident.data()) != 0) return pages;
+  for (std::size_t i = 0; i < pages; ++i) {
+    if ((resident[i] & 1) != 0) return i;
+  }
+  return pages;
+}
+
+#else
+
+std::size_t page_size() { return 4096; }
+
+void* reserve_memory(std::size_t bytes) {
+  void* p = std::aligned_alloc(page_size(), bytes);
+  if (p != nullptr) std::memset(p, 0, bytes);
+  return p;
+}
+
+void release_memory(void* p, std::size_t) { std::free(p); }
+
+bool make_guard(void*, std::size_t) { return false; }
+
+void renew_memory(void* p, std::size_t bytes) { std::memset(p, 0, bytes); }
+
+std::size_t lowest_committed_page(const void*, std::size_t pages) { return pages; }
+
+#endif
+
+}  // namespace cusim::detail::platform

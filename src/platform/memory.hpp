@@ -1,0 +1,31 @@
+// Virtual memory, the platform's part: fiber stacks with guard pages below
+// them, the device heap's regions. POSIX systems (Linux, macOS) reserve
+// address space that is committed page by page as it is touched, and can
+// say which pages are; the generic fallback (-DCUSIM_PLATFORM=generic, and
+// any system without mmap) allocates ordinary zeroed memory, has no guard
+// pages and cannot tell committed pages apart.
+#pragma once
+#include <cstddef>
+
+namespace cusim::detail::platform {
+
+std::size_t page_size();
+
+// `bytes` (a multiple of the page size) of zeroed memory, page-aligned,
+// committed as touched where the platform can; nullptr if there is none.
+void* reserve_memory(std::size_t bytes);
+void release_memory(void* p, std::size_t bytes);
+
+// Makes the pages at [p, p + bytes) fault when touched; false where the
+// platform cannot (the generic fallback).
+bool make_guard(void* p, std::size_t bytes);
+
+// Replaces the pages at [p, p + bytes) with fresh zeroed ones, forgetting
+// what was there (ThreadSanitizer forgets it too: sched/race_check.hpp).
+void renew_memory(void* p, std::size_t bytes);
+
+// The index of the lowest of the `pages` pages from `p` that has been
+// committed (touched), or `pages` when none has or the platform cannot say.
+std::size_t lowest_committed_page(const void* p, std::size_t pages);
+
+}  // namespace cusim::detail::platform
