@@ -118,22 +118,22 @@ bool device_queue::finished(ticket t) const {
   return unfinished_.find(t) == unfinished_.end();
 }
 
+bool device_queue::finished_soon(ticket last) {
+  if (!poll_briefly([&] { return last <= all_finished_up_to_.load(std::memory_order_acquire); })) return false;
+  race::acquire(this);  // as finished() does
+  return true;
+}
+
 void device_queue::wait(ticket t) {
   if (finished(t)) return;  // (race checking: acquired there)
-  if (poll_briefly([&] { return t <= all_finished_up_to_.load(std::memory_order_acquire); })) {
-    race::acquire(this);
-    return;
-  }
+  if (finished_soon(t)) return;
   std::unique_lock lock(mutex_);
   work_done_.wait(lock, [&] { return unfinished_.find(t) == unfinished_.end(); });
 }
 
 void device_queue::wait_all() {
   const ticket last = last_submitted();
-  if (poll_briefly([&] { return last <= all_finished_up_to_.load(std::memory_order_acquire); })) {
-    race::acquire(this);
-    return;
-  }
+  if (finished_soon(last)) return;
   std::unique_lock lock(mutex_);
   work_done_.wait(lock, [&] { return last <= all_finished_up_to_.load(std::memory_order_acquire); });
 }
@@ -147,10 +147,7 @@ void device_queue::wait_all_of(int device) {
     }
     return true;
   };
-  if (poll_briefly([&] { return last <= all_finished_up_to_.load(std::memory_order_acquire); })) {
-    race::acquire(this);
-    return;
-  }
+  if (finished_soon(last)) return;
   std::unique_lock lock(mutex_);
   work_done_.wait(lock, done);
 }

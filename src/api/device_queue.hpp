@@ -74,6 +74,8 @@ class device_queue {
     int device = 0;
   };
   void device_thread_main();
+  // Polls briefly (poll_briefly) for every ticket up to `last` to have run.
+  bool finished_soon(ticket last);
   void complete(ticket t);  // with mutex_ held
   // With mutex_ held: starts a device thread when more work is ready than
   // idle threads (and `about_to_look` busy ones about to look) can take.
