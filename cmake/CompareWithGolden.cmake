@@ -1,7 +1,8 @@
 # Runs PROGRAM and compares what it prints on stdout with GOLDEN, the same
 # program's output recorded on a real GPU: cusim must answer as the GPU did.
-#   cmake -DPROGRAM=<exe> -DGOLDEN=<file> -P CompareWithGolden.cmake
-execute_process(COMMAND ${PROGRAM} OUTPUT_VARIABLE output RESULT_VARIABLE status)
+# EMULATOR, if given, runs it (qemu-user in a cross build).
+#   cmake -DPROGRAM=<exe> -DGOLDEN=<file> [-DEMULATOR=<command>] -P CompareWithGolden.cmake
+execute_process(COMMAND ${EMULATOR} ${PROGRAM} OUTPUT_VARIABLE output RESULT_VARIABLE status)
 file(READ ${GOLDEN} golden)
 string(STRIP "${output}" output)
 string(STRIP "${golden}" golden)

@@ -16,12 +16,20 @@
 include_guard(GLOBAL)
 
 # The cusim-cc to run: the target in a build tree or add_subdirectory, the
-# imported one after find_package.
-function(_cusim_compiler out)
+# imported one after find_package. <command> is how to run it: in a cross
+# build, through the emulator (CMake before 3.28 does not add it to custom
+# commands itself; naming the file, not the target, keeps later ones from
+# adding it twice). <target> is what the compiled objects depend on.
+function(_cusim_compiler command target)
+  set(name cusim::cusim-cc)
   if(TARGET cusim-cc)
-    set(${out} cusim-cc PARENT_SCOPE)
+    set(name cusim-cc)
+  endif()
+  set(${target} ${name} PARENT_SCOPE)
+  if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
+    set(${command} ${CMAKE_CROSSCOMPILING_EMULATOR} "$<TARGET_FILE:${name}>" PARENT_SCOPE)
   else()
-    set(${out} cusim::cusim-cc PARENT_SCOPE)
+    set(${command} ${name} PARENT_SCOPE)
   endif()
 endfunction()
 
@@ -29,7 +37,7 @@ endfunction()
 # Sets <target>_cusim_sources in the caller: the objects and the other sources.
 function(_cusim_compile_sources target arch)
   cmake_parse_arguments(ARG "" "" "CUSIM_FLAGS" ${ARGN})
-  _cusim_compiler(compiler)
+  _cusim_compiler(compiler compiler_target)
   set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(definitions "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
   set(build_type_flags
@@ -60,7 +68,7 @@ function(_cusim_compile_sources target arch)
               "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
               "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},;-D>>"
               ${build_type_flags} ${pic_flag} ${arch_flag} ${ARG_CUSIM_FLAGS}
-      DEPENDS "${path}" ${compiler}
+      DEPENDS "${path}" ${compiler_target}
       DEPFILE "${object}.d"
       COMMENT "cusim-cc ${relative}"
       COMMAND_EXPAND_LISTS VERBATIM)

@@ -15,7 +15,7 @@ runtime_calls() {
 }
 intrinsics() {
   grep -hoE "(__[a-z][A-Za-z0-9_]*|atomic[A-Z][A-Za-z]*)\(" include/cusim/detail/*.hpp include/cuda/cuda_fp16.h |
-    sed 's/($//' | grep -vE "^__(attribute__|builtin_.*|half|half2|half_raw|half2_raw|launch_bounds__)$" | sort -u
+    sed 's/($//' | grep -vE "^__(attribute__|builtin_.*|has_feature|half|half2|half_raw|half2_raw|launch_bounds__)$" | sort -u
 }
 as_list() { sed 's/.*/`&`/' | paste -sd ' ' | sed 's/ /, /g'; }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what cusim needs from Debian packages, builds it into build/
-# (executables in build/bin/) and runs the first sample kernel.
+# Installs what cusim and its test suite need from Debian packages, builds it
+# into build/ (executables in build/bin/) and runs the first sample kernel.
 #   scripts/setup.sh            # as root, or with sudo available
 # CUSIM_BUILD_TYPE (default RelWithDebInfo) and CUSIM_JOBS may be set.
 set -euo pipefail
@@ -8,7 +8,18 @@ cd "$(dirname "$0")/.."
 
 # valgrind: cusim programs run under it (fiber stacks registered), which finds
 # reads of device memory nothing wrote; its header is what registers them.
-packages=(build-essential cmake libboost-context-dev catch2 libfmt-dev valgrind)
+# clang: the test suite builds cusim with it too (platform.clang).
+packages=(build-essential cmake libboost-context-dev catch2 libfmt-dev valgrind clang)
+# The test suite also cross-builds cusim for arm64 Linux and runs it under
+# qemu-user (platform.aarch64, docs/platforms.md): Debian's cross compiler,
+# qemu-user and the arm64 builds of cusim's libraries, from Debian's arm64
+# architecture (multiarch). CUSIM_SETUP_ARM64=0 leaves them out (and the
+# suite leaves that test out).
+add_arm64=false
+if [[ "${CUSIM_SETUP_ARM64:-1}" != 0 && $(dpkg --print-architecture) == amd64 ]]; then
+  packages+=(g++-aarch64-linux-gnu qemu-user libboost-context-dev:arm64 libfmt-dev:arm64)
+  dpkg --print-foreign-architectures | grep -qx arm64 || add_arm64=true
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -18,6 +29,10 @@ if ((${#missing[@]})); then
   if [[ $(id -u) -ne 0 ]]; then
     command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
     sudo_cmd=(sudo)
+  fi
+  if $add_arm64; then
+    echo "setup: adding Debian's arm64 architecture (for the arm64 libraries)"
+    "${sudo_cmd[@]}" dpkg --add-architecture arm64
   fi
   echo "setup: installing ${missing[*]}"
   "${sudo_cmd[@]}" apt-get update -qq

@@ -42,14 +42,11 @@ bool verbose() {
   return on;
 }
 
-// "cudaError_t cusim::detail::launch_kernel(...)" -> "launch_kernel": the
-// function a source_location names, which is the API function or one of
-// cusim's own ("a CUDA call" then, but for the launch).
-std::string api_name(const char* signature) {
-  std::string name(signature);
-  if (auto open = name.find('('); open != std::string::npos) name.erase(open);
-  if (auto space = name.rfind(' '); space != std::string::npos) name.erase(0, space + 1);
-  if (auto colons = name.rfind("::"); colons != std::string::npos) name.erase(0, colons + 2);
+// The name a call_site gives ("cudaMalloc", "launch_kernel") as a verbose
+// line says it: the API function, or "a CUDA call" for one of cusim's own
+// helpers (but for the launch).
+std::string api_name(const char* function) {
+  const std::string name(function);
   if (name == "launch_kernel") return "a kernel launch";  // <<<...>>> and cudaLaunchKernel
   return name.rfind("cuda", 0) == 0 ? name : "a CUDA call";
 }
@@ -59,14 +56,14 @@ std::string api_name(const char* signature) {
 std::atomic<bool> unavailable{false};
 }  // namespace
 
-cudaError_t set_error(cudaError_t error, std::source_location where) { return set_error(error, nullptr, where); }
+cudaError_t set_error(cudaError_t error, call_site where) { return set_error(error, nullptr, where); }
 
-cudaError_t set_error(cudaError_t error, const char* why, std::source_location where) {
+cudaError_t set_error(cudaError_t error, const char* why, call_site where) {
   if (error == cudaSuccess) return error;
   last_error_slot::set(error);
   // cudaErrorNotReady answers a query (cudaStreamQuery, cudaEventQuery): not a mistake.
   if (verbose() && error != cudaErrorNotReady) {
-    report("{} returns {}: {}", api_name(where.function_name()), cudaGetErrorName(error),
+    report("{} returns {}: {}", api_name(where.function), cudaGetErrorName(error),
            why != nullptr ? why : cudaGetErrorString(error));
   }
   return error;

@@ -4,7 +4,7 @@
 #pragma once
 #include <driver_types.h>
 
-#include <source_location>
+#include "support/call_site.hpp"
 
 namespace cusim::detail {
 
@@ -13,9 +13,9 @@ namespace cusim::detail {
 // Under CUSIM_VERBOSE=1 it also says so on stderr, in one line naming the
 // API function it was called from (`where`) and why: `why` where the call
 // site gives it, else the error's description.
-cudaError_t set_error(cudaError_t error, std::source_location where = std::source_location::current());
+cudaError_t set_error(cudaError_t error, call_site where = call_site::current());
 cudaError_t set_error(cudaError_t error, const char* why,
-                      std::source_location where = std::source_location::current());
+                      call_site where = call_site::current());
 
 // The sticky error, or cudaSuccess. make_sticky records a kernel fault; like
 // a GPU's, it surfaces at the next API call, not as the launch's own error.

@@ -1,7 +1,5 @@
 #include "api/kernel_report.hpp"
 
-#include <unistd.h>
-
 #include <string>
 
 #include <cusim/profile.hpp>
@@ -10,6 +8,7 @@
 #include "api/kernel_summary.hpp"
 #include "api/kernels.hpp"
 #include "api/occupancy.hpp"
+#include "platform/console.hpp"
 #include "sched/grid.hpp"
 #include "support/diagnostics.hpp"
 #include "support/env.hpp"
@@ -86,7 +85,7 @@ void write_json(const grid_job& grid, const kernel_facts& f, cudaError_t outcome
       a.barriers, a.warp_collectives, a.atomics, a.fences, a.device_launches, f.device_grids, f.deepest,
       f.stacks.deepest, f.stacks.size, cudaGetErrorName(outcome), f.wall_ms);
   // One write, so that lines from several device threads never interleave.
-  [[maybe_unused]] const ssize_t written = ::write(2, line.data(), line.size());
+  platform::write_to_stderr(line);
 }
 
 std::string plural(unsigned long long count, const char* one, const char* many) {

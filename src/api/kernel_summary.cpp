@@ -1,7 +1,5 @@
 #include "api/kernel_summary.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
@@ -9,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "platform/console.hpp"
 #include "sched/grid.hpp"
 #include "support/diagnostics.hpp"
 
@@ -47,7 +46,7 @@ void write_json(const std::vector<kernel_totals>& kernels) {
         a.warp_collectives, a.atomics, a.fences, a.device_launches, k.host_wall_ms);
   }
   line += "]}\n";
-  [[maybe_unused]] const ssize_t written = ::write(2, line.data(), line.size());
+  platform::write_to_stderr(line);
 }
 
 // A table with a column per count, each as wide as its widest entry.

@@ -20,6 +20,7 @@
 #include "trace/trace.hpp"
 
 using namespace cusim::detail;
+using cusim::call_site;
 
 namespace {
 
@@ -34,7 +35,7 @@ bool side_ok(const void* pointer, std::size_t count, bool must_be_device) {
 }  // namespace
 
 cudaError_t cusim::detail::check_copy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
-                                      std::source_location where) {
+                                      call_site where) {
   if (count == 0) return cudaSuccess;  // even with null pointers or a bad kind (measured)
   const auto refuse = [&](cudaError_t error, const std::string& why) { return set_error(error, why.c_str(), where); };
   if (!valid_kind(kind)) return refuse(cudaErrorInvalidMemcpyDirection, fmt::format("{} is not a cudaMemcpyKind", int(kind)));
@@ -69,7 +70,7 @@ constexpr const char* not_an_allocation =
 
 // `where`: the API function that allocates (for CUSIM_VERBOSE's reports).
 cudaError_t allocate_into(void** ptr, std::size_t size, memory_kind kind,
-                          std::source_location where = std::source_location::current()) {
+                          call_site where = call_site::current()) {
   if (cudaError_t e = context_error()) return e;
   if (ptr == nullptr) return set_error(cudaErrorInvalidValue, "the pointer to store the allocation's address is null", where);
   if (size == 0) {  // as on a GPU: success, and no memory
@@ -119,7 +120,7 @@ cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_size, void* buffer, s
 }
 
 cudaError_t copy_in_stream(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind, cudaStream_t stream,
-                           std::source_location where) {
+                           call_site where) {
   if (cudaError_t e = check_copy(dst, src, count, kind, where)) return e;
   if (count == 0) return cudaSuccess;
   const bool staged = (kind != cudaMemcpyDeviceToDevice && pageable(dst)) ||
@@ -127,7 +128,7 @@ cudaError_t copy_in_stream(void* dst, const void* src, std::size_t count, cudaMe
   return enqueue(stream, [=] { std::memmove(dst, src, count); }, cudaGraphNodeTypeMemcpy, staged, "cudaMemcpyAsync");
 }
 
-cudaError_t set_in_stream(void* ptr, int value, std::size_t count, cudaStream_t stream, std::source_location where) {
+cudaError_t set_in_stream(void* ptr, int value, std::size_t count, cudaStream_t stream, call_site where) {
   if (count == 0) return cudaSuccess;
   if (!is_device_range(ptr, count)) {
     return set_error(cudaErrorInvalidValue,

@@ -17,7 +17,7 @@ namespace {
 #ifdef CUSIM_RACE_CHECK
 constexpr unsigned int tsan_switch_flags = __tsan_switch_to_fiber_no_sync;
 #else
-constexpr unsigned int tsan_switch_flags = 0;
+[[maybe_unused]] constexpr unsigned int tsan_switch_flags = 0;
 #endif
 }  // namespace
 

@@ -53,11 +53,12 @@ class execution_context {
   // The stack, for the sanitizers' fiber APIs (null for an OS thread's own).
   void* stack_bottom_ = nullptr;
   std::size_t stack_size_ = 0;
-  void* asan_fake_stack_ = nullptr;
-  void* tsan_fiber_ = nullptr;
-  void* own_tsan_fiber_ = nullptr;     // race checking: the fiber's own identity
-  void* thread_tsan_fiber_ = nullptr;  // and its CUDA thread's, while it has one
-  bool own_ignores_ = false;
+  // The sanitizers' state: unused in other builds.
+  [[maybe_unused]] void* asan_fake_stack_ = nullptr;
+  [[maybe_unused]] void* tsan_fiber_ = nullptr;
+  [[maybe_unused]] void* own_tsan_fiber_ = nullptr;     // race checking: the fiber's own identity
+  [[maybe_unused]] void* thread_tsan_fiber_ = nullptr;  // and its CUDA thread's, while it has one
+  [[maybe_unused]] bool own_ignores_ = false;
   bool is_fiber_ = false;  // prepared on a stack of ours, not an OS thread's own
 };
 

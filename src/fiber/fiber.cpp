@@ -1,5 +1,6 @@
 #include "fiber/fiber.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 
@@ -40,10 +41,12 @@ void fiber::entry(void* self) {
 }
 
 std::size_t fiber::fresh_stack_window() {
-  constexpr std::uintptr_t page = 4096;
+  // The remap below works in whole pages: 4 KiB, or 64 KiB on some arm64
+  // kernels, where a remap rounded to 4 KiB would reach this very frame.
+  const std::uintptr_t page = platform::page_size();
   // The first window starts well below the caller's frame: its callees'
   // frames fit above (half the margin: see the remap below).
-  constexpr std::size_t margin = 8 * page;
+  const std::size_t margin = std::max<std::size_t>(32 * 1024, 4 * page);
   const auto bottom = reinterpret_cast<std::uintptr_t>(stack_.bottom());
   const auto frame = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
   const std::size_t usable = frame - margin > bottom ? frame - margin - bottom : 0;

@@ -9,6 +9,7 @@
 #include <cusim/detail/device_heap.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <deque>
@@ -165,8 +166,18 @@ class heap_region {
   std::size_t quarantined_bytes_ = 0;
 };
 
+// Made on first use and never destroyed (kernels may free at exit). Not a
+// function-local static: describing an address from inside a race report
+// (__tsan_on_report) must not run the static's guard, which ThreadSanitizer
+// intercepts and which deadlocks its newer runtimes (clang 14's) there.
+std::atomic<heap_region*> the_heap{nullptr};
+
 heap_region& heap() {
-  static heap_region* region = new heap_region;  // never destroyed: kernels may free at exit
+  heap_region* region = the_heap.load(std::memory_order_acquire);
+  if (region != nullptr) return *region;
+  auto* made = new heap_region;
+  if (the_heap.compare_exchange_strong(region, made, std::memory_order_acq_rel)) return *made;
+  delete made;  // another thread made it first
   return *region;
 }
 
@@ -213,7 +224,9 @@ void device_free(void* p) noexcept {
 bool in_device_heap(const void* p) noexcept { return heap().holds(p); }
 
 std::string describe_device_heap_address(const void* address) {
-  const std::string where = heap().describe(address);
+  heap_region* region = the_heap.load(std::memory_order_acquire);
+  if (region == nullptr) return {};  // no heap yet: nothing in it
+  const std::string where = region->describe(address);
   return where.empty() ? where : where + " of the device heap (malloc or new in a kernel)";
 }
 

@@ -39,10 +39,14 @@ void renew_memory(void* p, std::size_t bytes) {
 }
 
 std::size_t lowest_committed_page(const void* p, std::size_t pages) {
+  // One byte per 4 KiB, the smallest page there is, though pages * page_size()
+  // needs fewer where pages are larger: qemu-user emulating 64 KiB pages on
+  // a 4 KiB host fills one byte per host page, and must not write past the end.
+  const std::size_t room = pages * (page_size() / 4096 > 0 ? page_size() / 4096 : 1);
 #if defined(__APPLE__)
-  std::vector<char> resident(pages);
+  std::vector<char> resident(room);
 #else
-  std::vector<unsigned char> resident(pages);
+  std::vector<unsigned char> resident(room);
 #endif
   if (mincore(const_cast<void*>(p), pages * page_size(), resident.data()) != 0) return pages;
   for (std::size_t i = 0; i < pages; ++i) {

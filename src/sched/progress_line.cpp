@@ -1,11 +1,10 @@
 #include "sched/progress_line.hpp"
 
-#include <unistd.h>
-
 #include <string>
 
 #include <fmt/format.h>
 
+#include "platform/console.hpp"
 #include "sched/grid.hpp"
 #include "support/env.hpp"
 
@@ -18,14 +17,12 @@ std::chrono::seconds delay() {
   return std::chrono::seconds(seconds);
 }
 
-void write_to_terminal(const std::string& text) {
-  [[maybe_unused]] const ssize_t written = ::write(2, text.data(), text.size());
-}
+void write_to_terminal(const std::string& text) { platform::write_to_stderr(text); }
 
 }  // namespace
 
 bool progress_line::wanted() {
-  static const bool wanted = delay().count() > 0 && ::isatty(2) == 1;
+  static const bool wanted = delay().count() > 0 && platform::stderr_is_terminal();
   return wanted;
 }
 

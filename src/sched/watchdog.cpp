@@ -1,7 +1,6 @@
 #include "sched/watchdog.hpp"
 
-#include <unistd.h>
-
+#include "platform/console.hpp"
 #include "sched/schedule.hpp"
 #include "support/diagnostics.hpp"
 #include "support/env.hpp"
@@ -15,7 +14,7 @@ std::chrono::seconds configured_limit() {
   // progress line says when no block finishes. On (60 s) in tests and CI.
   // CUSIM_STALL_SECONDS is the setting's earlier name.
   static const std::int64_t seconds =
-      env_nonnegative("CUSIM_WATCHDOG", env_nonnegative("CUSIM_STALL_SECONDS", ::isatty(2) == 1 ? 0 : 60));
+      env_nonnegative("CUSIM_WATCHDOG", env_nonnegative("CUSIM_STALL_SECONDS", platform::stderr_is_terminal() ? 0 : 60));
   return std::chrono::seconds(seconds);
 }
 

@@ -12,7 +12,9 @@
 #pragma once
 #include <cstddef>
 
-#if defined(__SANITIZE_ADDRESS__) || defined(CUSIM_MEMORY_CHECK)
+#include <cusim/detail/config.hpp>
+
+#if defined(CUSIM_SANITIZING_ADDRESSES) || defined(CUSIM_MEMORY_CHECK)
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define CUSIM_ASAN 1

@@ -1,7 +1,5 @@
 #include "support/diagnostics.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <string>

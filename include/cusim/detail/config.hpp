@@ -4,6 +4,25 @@
 #define CUSIM_CAT_IMPL_(a, b) a##b
 #define CUSIM_CAT(a, b) CUSIM_CAT_IMPL_(a, b)
 
+// Whether this file is compiled with ThreadSanitizer or AddressSanitizer
+// (cusim-cc --check=race, --check=memory): gcc says so with
+// __SANITIZE_THREAD__ / __SANITIZE_ADDRESS__, clang 14 only through
+// __has_feature.
+#if defined(__SANITIZE_THREAD__)
+#define CUSIM_SANITIZING_THREADS 1
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define CUSIM_SANITIZING_ADDRESSES 1
+#endif
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CUSIM_SANITIZING_THREADS 1
+#endif
+#if __has_feature(address_sanitizer)
+#define CUSIM_SANITIZING_ADDRESSES 1
+#endif
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 // A plain TLS pointer: no C++ thread_local wrapper call on every access, so
 // reading threadIdx costs one load. The scheduler rewrites it on each switch.

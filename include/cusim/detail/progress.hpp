@@ -26,7 +26,7 @@ CUSIM_ALWAYS_INLINE void count_progress_point(progress_kind kind) {
   if ((++count & 63u) == 0 || kind == progress_kind::failed_swap) spin_point();
 }
 
-#ifdef __SANITIZE_THREAD__
+#ifdef CUSIM_SANITIZING_THREADS
 // Race checking (cusim-cc --check=race): the count is cusim's, not the
 // kernel's, so it is kept by the runtime, out of ThreadSanitizer's sight.
 void note_progress_point_in_runtime(progress_kind kind);

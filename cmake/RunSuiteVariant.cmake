@@ -1,0 +1,36 @@
+# Builds cusim another way in its own build tree and runs the test suite
+# there (all but the slow tests and the fuzzing). Invoked by the CTest tests
+# sanitizer.address, sanitizer.thread, platform.clang and platform.aarch64:
+#   cmake -DSOURCE_DIR=... -DBINARY_DIR=... -DVARIANT=<variant> [-DCLANG=... -DCLANGXX=...] -P RunSuiteVariant.cmake
+# Variants:
+#   address, thread  cusim built with that sanitizer (Debug), so the suite
+#                    checks cusim's own memory use and synchronisation;
+#   clang            every C and C++ file compiled by clang (the .cu files
+#                    too: cusim-cc's host compiler is the build's);
+#   aarch64          cross-compiled for arm64 Linux, every program run under
+#                    qemu-user (cmake/toolchains/aarch64-linux-gnu.cmake).
+include(${CMAKE_CURRENT_LIST_DIR}/CusimScriptSteps.cmake)
+require_variables(SOURCE_DIR BINARY_DIR VARIANT)
+cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
+
+if(VARIANT STREQUAL "address" OR VARIANT STREQUAL "thread")
+  set(options -DCUSIM_SANITIZE=${VARIANT} -DCMAKE_BUILD_TYPE=Debug)
+elseif(VARIANT STREQUAL "clang")
+  require_variables(CLANG CLANGXX)
+  set(options -DCMAKE_C_COMPILER=${CLANG} -DCMAKE_CXX_COMPILER=${CLANGXX})
+elseif(VARIANT STREQUAL "aarch64")
+  set(options -DCMAKE_TOOLCHAIN_FILE=${SOURCE_DIR}/cmake/toolchains/aarch64-linux-gnu.cmake)
+else()
+  message(FATAL_ERROR "RunSuiteVariant.cmake: unknown VARIANT '${VARIANT}' (address, thread, clang or aarch64)")
+endif()
+
+step(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} ${options} -DCUSIM_BUILD_BENCH=OFF)
+step(${CMAKE_COMMAND} --build ${BINARY_DIR} -j ${cores})
+step(${CMAKE_CTEST_COMMAND} --test-dir ${BINARY_DIR} -LE "^(slow|fuzz)$" --output-on-failure -j ${cores})
+if(VARIANT STREQUAL "aarch64")
+  # Again with 64 KiB pages, as some arm64 kernels have. qemu-user only
+  # approximates them: ASan cannot start (no memory checks), and mincore
+  # answers per 4 KiB host page (no stack high-water mark).
+  step(${CMAKE_COMMAND} -E env QEMU_PAGESIZE=65536 ${CMAKE_CTEST_COMMAND} --test-dir ${BINARY_DIR} -LE "^(slow|fuzz)$"
+       -E "^(checks[.]memory[.].*|semantics[.]kernel_report[.]stack)$" --output-on-failure -j ${cores})
+endif()
