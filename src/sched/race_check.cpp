@@ -32,6 +32,32 @@ namespace {
 constexpr std::size_t token_count = std::size_t{1} << 20;
 char tokens[token_count];  // application memory, as TSan needs of a sync address
 std::atomic<std::size_t> next_token{0};
+
+// ThreadSanitizer's newer runtime (clang 14 and later, gcc 13 and later)
+// keeps a fixed number of slots for the threads it follows; with more CUDA
+// threads alive at once (each is a TSan thread: a block waiting at a
+// barrier, blocks on several workers) it recycles them and forgets earlier
+// accesses, so races are missed. Measured with clang 14 and one worker:
+// sample 170's race (threads alive across a barrier) is found in blocks of
+// up to 144 threads and missed from 160 up. gcc 12's runtime has no such
+// limit. Past the limit, say so once.
+#if (defined(__clang__) && __clang_major__ >= 14) || (!defined(__clang__) && __GNUC__ >= 13)
+constexpr std::size_t followed_threads_limit = 144;
+#else
+constexpr std::size_t followed_threads_limit = 0;  // none
+#endif
+std::atomic<std::size_t> live_identities{0};
+std::atomic<bool> limit_reported{false};
+
+void note_identity_begins() {
+  const std::size_t live = live_identities.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (followed_threads_limit == 0 || live <= followed_threads_limit) return;
+  if (limit_reported.exchange(true, std::memory_order_relaxed)) return;
+  report("race checking: {} CUDA threads are alive at once, more than this compiler's ThreadSanitizer runtime "
+         "follows (about {}): it forgets earlier accesses and can miss races. Blocks of at most {} threads "
+         "with CUSIM_WORKERS=1, or a build with g++ 12, whose runtime has no such limit, find them.",
+         live, followed_threads_limit, followed_threads_limit);
+}
 }  // namespace
 
 const void* fresh_token() { return &tokens[next_token.fetch_add(1, std::memory_order_relaxed) % token_count]; }
@@ -44,10 +70,14 @@ void thread_begins(execution_context& context, const thread_context& t) {
   std::snprintf(name, sizeof name, "kernel %s block (%u,%u,%u) thread (%u,%u,%u)",
                 t.block->grid().kernel_name().c_str(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x,
                 t.thread_idx.y, t.thread_idx.z);
+  note_identity_begins();
   context.begin_race_identity(name);
 }
 
-void thread_ends(execution_context& context) { context.end_race_identity(); }
+void thread_ends(execution_context& context) {
+  context.end_race_identity();
+  live_identities.fetch_sub(1, std::memory_order_relaxed);
+}
 void enter_user(execution_context& context) { context.enter_race_identity(); }
 void leave_user(execution_context& context) { context.leave_race_identity(); }
 
