@@ -26,11 +26,11 @@ endif()
 
 step(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} ${options} -DCUSIM_BUILD_BENCH=OFF)
 step(${CMAKE_COMMAND} --build ${BINARY_DIR} -j ${cores})
-step(${CMAKE_CTEST_COMMAND} --test-dir ${BINARY_DIR} -LE "^(slow|fuzz)$" --output-on-failure -j ${cores})
+set(suite ${CMAKE_CTEST_COMMAND} --test-dir ${BINARY_DIR} -LE "^(slow|fuzz)$" --output-on-failure -j ${cores})
+step(${suite})
 if(VARIANT STREQUAL "aarch64")
   # Again with 64 KiB pages, as some arm64 kernels have. qemu-user only
   # approximates them: ASan cannot start (no memory checks), and mincore
   # answers per 4 KiB host page (no stack high-water mark).
-  step(${CMAKE_COMMAND} -E env QEMU_PAGESIZE=65536 ${CMAKE_CTEST_COMMAND} --test-dir ${BINARY_DIR} -LE "^(slow|fuzz)$"
-       -E "^(checks[.]memory[.].*|semantics[.]kernel_report[.]stack)$" --output-on-failure -j ${cores})
+  step(${CMAKE_COMMAND} -E env QEMU_PAGESIZE=65536 ${suite} -E "^(checks[.]memory[.].*|semantics[.]kernel_report[.]stack)$")
 endif()

@@ -20,7 +20,6 @@
 #include "trace/trace.hpp"
 
 using namespace cusim::detail;
-using cusim::call_site;
 
 namespace {
 

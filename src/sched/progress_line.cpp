@@ -17,8 +17,6 @@ std::chrono::seconds delay() {
   return std::chrono::seconds(seconds);
 }
 
-void write_to_terminal(const std::string& text) { platform::write_to_stderr(text); }
-
 }  // namespace
 
 bool progress_line::wanted() {
@@ -52,14 +50,14 @@ void progress_line::update(const grid_job& grid, std::chrono::steady_clock::time
       : done == 0 ? std::string("")
                   : fmt::format(", about {:.0f} s left", double(total - done) / rate);
   // \r and "erase line" (ESC [ K): the line is rewritten in place.
-  write_to_terminal(fmt::format("\rcusim: kernel {}: {} of {} blocks done ({:.1f}%), {:.0f} blocks/s{}\x1b[K",
+  platform::write_to_stderr(fmt::format("\rcusim: kernel {}: {} of {} blocks done ({:.1f}%), {:.0f} blocks/s{}\x1b[K",
                                 grid.kernel_name(), done, total, 100.0 * double(done) / double(total), rate, left));
   shown_ = true;
 }
 
 void progress_line::clear() {
   if (!shown_) return;
-  write_to_terminal("\r\x1b[K");
+  platform::write_to_stderr("\r\x1b[K");
   shown_ = false;
 }
 

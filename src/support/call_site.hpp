@@ -5,7 +5,7 @@
 // gcc and clang alike.
 #pragma once
 
-namespace cusim {
+namespace cusim::detail {
 
 struct call_site {
   const char* function;
@@ -15,4 +15,4 @@ struct call_site {
   static constexpr call_site current(const char* function = __builtin_FUNCTION()) { return {function}; }
 };
 
-}  // namespace cusim
+}  // namespace cusim::detail

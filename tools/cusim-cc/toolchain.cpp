@@ -49,7 +49,7 @@ runtime_library runtime_for(check_kind check) {
   switch (check) {
     case check_kind::race:
       // The program's code is what TSan checks; -g gives its reports source lines.
-      return {"libcusim-race.a", CUSIM_CC_RACE_LINK_LIBRARIES, {"-fsanitize=thread", "-g", "-Wno-tsan"}};
+      return {"libcusim-race.a", CUSIM_CC_RACE_LINK_LIBRARIES, {"-fsanitize=thread", "-g"}};
     case check_kind::memory:
       return {"libcusim-memcheck.a", CUSIM_CC_MEMCHECK_LINK_LIBRARIES,
               {"-fsanitize=address", "-fno-omit-frame-pointer", "-g"}};
@@ -92,7 +92,7 @@ toolchain locate_toolchain(const options& o) {
     // calls are libcusim-lockstep's or libcusim-banks's, which name source
     // lines from -g's debug information.
     const bool banks = o.check == check_kind::banks;
-    t.instrument_flags = {"-fsanitize=thread", "-Wno-tsan", "-g"};
+    t.instrument_flags = {"-fsanitize=thread", "-g"};
     if (!banks) {
       // Lockstep also follows every basic block (to keep diverged lanes
       // apart), and needs the branches laid out as the source has them:
