@@ -14,8 +14,12 @@ runtime_calls() {
     sed -E 's/\s*\($//' | sort -u
 }
 intrinsics() {
-  grep -hoE "(__[a-z][A-Za-z0-9_]*|atomic[A-Z][A-Za-z]*)\(" include/cusim/detail/*.hpp include/cuda/cuda_fp16.h |
-    sed 's/($//' | grep -vE "^__(attribute__|builtin_.*|has_feature|half|half2|half_raw|half2_raw|launch_bounds__)$" | sort -u
+  {
+    grep -hoE "(__[a-z][A-Za-z0-9_]*|atomic[A-Z][A-Za-z]*)\(" include/cusim/detail/*.hpp include/cuda/cuda_fp16.h |
+      sed 's/($//'
+    # The atomics are overload sets written by a macro: CUSIM_ATOMIC_(atomicAdd, ...).
+    grep -hoE "CUSIM_ATOMIC_[A-Z_]*\((atomic[A-Z][A-Za-z]*)" include/cusim/detail/atomic_functions.hpp | sed 's/.*(//'
+  } | grep -vE "^__(attribute__|builtin_.*|has_feature|half|half2|half_raw|half2_raw|launch_bounds__)$" | sort -u
 }
 as_list() { sed 's/.*/`&`/' | paste -sd ' ' | sed 's/ /, /g'; }
 

@@ -4,6 +4,9 @@
 // lanes of one warp; their collectives are the *_sync intrinsics with that
 // mask, so misuse is reported exactly as for the intrinsics.
 #pragma once
+#ifndef _COOPERATIVE_GROUPS_H_
+#define _COOPERATIVE_GROUPS_H_
+#endif
 #include <cstring>
 #include <type_traits>
 
@@ -129,9 +132,47 @@ struct bit_xor {
   T operator()(const T& a, const T& b) const { return a ^ b; }
 };
 
-// The block of the calling thread.
-class thread_block {
+// Any group: what CUDA's thread_group is. Every group type derives from it,
+// so a helper written against `const thread_group&` (or taking one by value)
+// takes a block, a tile, a coalesced group, a cluster or the grid, and its
+// sync(), thread_rank() and num_threads() act on the group it was given.
+class thread_group {
  public:
+  void sync() const;
+  unsigned long long thread_rank() const;
+  unsigned long long num_threads() const;
+  unsigned long long size() const { return num_threads(); }
+  // Rank among the groups the parent was split into (tiles and partitions).
+  unsigned int meta_group_rank() const { return meta_rank_; }
+  unsigned int meta_group_size() const { return meta_size_; }
+
+  // Which group it is (cusim's; CUDA's get_type() answers the like).
+  enum class kind : unsigned char {
+    lanes,      // lanes of one warp: tiles of up to 32, coalesced groups, partitions
+    block,      // the thread block
+    grid,       // the grid
+    cluster,    // the thread-block cluster
+    wide_tile,  // a tile of whole warps (64..512 threads), from the dynamic tiled_partition
+  };
+
+ protected:
+  explicit thread_group(kind k, unsigned int lanes = 0, unsigned int tile_size = 0, unsigned int meta_rank = 0,
+                        unsigned int meta_size = 1)
+      : kind_(k), lanes_(lanes), tile_size_(tile_size), meta_rank_(meta_rank), meta_size_(meta_size) {}
+  friend thread_group tiled_partition(const thread_group& parent, unsigned int n);
+
+ private:
+  kind kind_;
+  unsigned int lanes_;
+  unsigned int tile_size_;
+  unsigned int meta_rank_;
+  unsigned int meta_size_;
+};
+
+// The block of the calling thread.
+class thread_block : public thread_group {
+ public:
+  thread_block() : thread_group(kind::block) {}
   static void sync() { __syncthreads(); }
   static unsigned int thread_rank() { return details::linear_thread_id(); }
   static unsigned int num_threads() { return details::block_thread_count(); }
@@ -144,8 +185,9 @@ class thread_block {
 inline thread_block this_thread_block() { return {}; }
 
 // The whole grid. sync() needs a cooperative launch (cudaLaunchCooperativeKernel).
-class grid_group {
+class grid_group : public thread_group {
  public:
+  grid_group() : thread_group(kind::grid) {}
   void sync(const char* file = __builtin_FILE(), unsigned int line = __builtin_LINE()) const {
     ::cusim::detail::grid_barrier(file, line);
   }
@@ -167,8 +209,9 @@ inline grid_group this_grid() { return {}; }
 // The thread-block cluster of the calling block (sm_90; without a cluster
 // launch, a cluster of one block). Its blocks are resident together, so a
 // block may use another's shared memory through map_shared_rank.
-class cluster_group {
+class cluster_group : public thread_group {
  public:
+  cluster_group() : thread_group(kind::cluster) {}
   struct arrival_token {
     unsigned long long phase;
   };
@@ -215,33 +258,15 @@ class cluster_group {
 };
 inline cluster_group this_cluster() { return {}; }
 
-// A group of lanes of one warp with a size known only at run time:
-// tiled_partition(g, n), coalesced_threads(), labeled_partition(...).
-class thread_group : public details::lane_group {
+// The active lanes of the warp at the call (a coalesced group), or a
+// partition of a warp-sized group.
+class coalesced_group : public thread_group, public details::lane_group {
  public:
-  using details::lane_group::lane_group;
-  // Rank among the groups the parent was split into.
-  unsigned int meta_group_rank() const { return meta_rank_; }
-  unsigned int meta_group_size() const { return meta_size_; }
-  unsigned long long num_threads() const { return details::lane_group::num_threads(); }
-  unsigned long long size() const { return num_threads(); }
-
-  thread_group with_meta(unsigned int rank, unsigned int count) const {
-    thread_group g = *this;
-    g.meta_rank_ = rank;
-    g.meta_size_ = count;
-    return g;
-  }
-
- private:
-  unsigned int meta_rank_ = 0;
-  unsigned int meta_size_ = 1;
-};
-
-// The active lanes of the warp at the call (a coalesced group).
-class coalesced_group : public thread_group {
- public:
-  using thread_group::thread_group;
+  explicit coalesced_group(unsigned int mask) : thread_group(kind::lanes, mask), details::lane_group(mask) {}
+  using details::lane_group::num_threads;
+  using details::lane_group::size;
+  using details::lane_group::sync;
+  using details::lane_group::thread_rank;
   template <class T>
   T shfl_up(T var, unsigned int delta) const {
     const unsigned int rank = thread_rank();
@@ -352,17 +377,40 @@ using tile_base = std::conditional_t<(N <= 32), warp_tile<N>, multi_warp_tile<N>
 
 }  // namespace details
 
+namespace details {
+// Tiles of up to 32 threads are thread_groups; larger ones are not, as in CUDA
+// (nvcc refuses to convert a thread_block_tile<64> to thread_group).
+struct not_a_thread_group {
+  template <class... Any>
+  explicit not_a_thread_group(Any...) {}
+};
+}  // namespace details
+
 // A tile of N consecutive threads of the block: N a power of two up to 512.
 template <unsigned int N>
-class thread_block_tile : public details::tile_base<N> {
+class thread_block_tile : public std::conditional_t<(N <= 32), thread_group, details::not_a_thread_group>,
+                          public details::tile_base<N> {
   static_assert(N > 0 && N <= 512 && (N & (N - 1)) == 0,
                 "thread_block_tile<N>: N must be a power of two, at most 512 (as in CUDA)");
+  using base = details::tile_base<N>;
+  using group_base = std::conditional_t<(N <= 32), thread_group, details::not_a_thread_group>;
 
  public:
-  operator thread_group() const
-    requires(N <= 32)
-  {
-    return thread_group(this->get_mask()).with_meta(this->meta_group_rank(), this->meta_group_size());
+  thread_block_tile()
+      : group_base(group_kind(), group_lanes(), N, details::linear_thread_id() / N,
+                   (details::block_thread_count() + N - 1) / N) {}
+  using base::meta_group_rank;
+  using base::meta_group_size;
+  using base::num_threads;
+  using base::size;
+  using base::sync;
+  using base::thread_rank;
+
+ private:
+  static constexpr thread_group::kind group_kind() { return thread_group::kind::lanes; }
+  static unsigned int group_lanes() {
+    if constexpr (N <= 32) return details::warp_tile<N>::tile_mask() << (details::lane_id() & ~(N - 1));
+    return 0;
   }
 };
 
@@ -371,21 +419,57 @@ thread_block_tile<N> tiled_partition(const Parent&) {
   return {};
 }
 
-// A tile of `n` threads (a power of two up to 32) of the block or of a warp-sized group.
-inline thread_group tiled_partition(const thread_block&, unsigned int n) {
-  const unsigned int lane = details::lane_id();
-  const unsigned int mask = (n >= 32 ? 0xffffffffu : (1u << n) - 1u) << (lane & ~(n - 1));
-  return thread_group(mask).with_meta(details::linear_thread_id() / n, (details::block_thread_count() + n - 1) / n);
-}
+// A tile of `n` threads (a power of two) of any group: of a block (or a tile
+// of whole warps), consecutive threads, up to 512; of a warp-sized group,
+// runs of `n` of its ranks.
 inline thread_group tiled_partition(const thread_group& parent, unsigned int n) {
+  using kind = thread_group::kind;
+  if (parent.kind_ != kind::lanes) {
+    const unsigned int id = details::linear_thread_id(), count = details::block_thread_count();
+    if (n > 32) return thread_group(kind::wide_tile, 0, n, id / n, (count + n - 1) / n);
+    const unsigned int mask = (n == 32 ? 0xffffffffu : (1u << n) - 1u) << (details::lane_id() & ~(n - 1));
+    return thread_group(kind::lanes, mask, n, id / n, (count + n - 1) / n);
+  }
   // Ranks of the parent, cut into runs of n.
-  const unsigned int parent_mask = parent.get_mask();
-  const unsigned int first = parent.thread_rank() / n * n;
+  const unsigned int parent_mask = parent.lanes_;
+  const unsigned int rank = details::rank_in(parent_mask, details::lane_id());
+  const unsigned int first = rank / n * n;
   unsigned int mask = 0;
   for (unsigned int r = first; r < first + n && r < __popc(parent_mask); ++r) {
     mask |= 1u << details::lane_of_rank(parent_mask, r);
   }
-  return thread_group(mask).with_meta(parent.thread_rank() / n, (__popc(parent_mask) + n - 1) / n);
+  return thread_group(kind::lanes, mask, n, rank / n, (__popc(parent_mask) + n - 1) / n);
+}
+
+inline void thread_group::sync() const {
+  switch (kind_) {
+    case kind::lanes: return __syncwarp(lanes_);
+    case kind::block: return thread_block::sync();
+    case kind::grid: return grid_group().sync();
+    case kind::cluster: return cluster_group::sync();
+    case kind::wide_tile:
+      return ::cusim::detail::partial_block_barrier(details::linear_thread_id() / tile_size_ * tile_size_, tile_size_);
+  }
+}
+inline unsigned long long thread_group::thread_rank() const {
+  switch (kind_) {
+    case kind::lanes: return details::rank_in(lanes_, details::lane_id());
+    case kind::block: return thread_block::thread_rank();
+    case kind::grid: return grid_group().thread_rank();
+    case kind::cluster: return cluster_group::thread_rank();
+    case kind::wide_tile: return details::linear_thread_id() % tile_size_;
+  }
+  return 0;
+}
+inline unsigned long long thread_group::num_threads() const {
+  switch (kind_) {
+    case kind::lanes: return __popc(lanes_);
+    case kind::block: return thread_block::num_threads();
+    case kind::grid: return grid_group().num_threads();
+    case kind::cluster: return cluster_group::num_threads();
+    case kind::wide_tile: return tile_size_;
+  }
+  return 0;
 }
 
 // The threads of the group with the same label, or the same predicate.

@@ -4,6 +4,9 @@
 // which gives the correctly rounded result CUDA's instructions give (float
 // has more than twice half's precision, so the double rounding is exact).
 #pragma once
+#ifndef __CUDA_FP16_H__
+#define __CUDA_FP16_H__
+#endif
 #include <cmath>
 #include <cstdint>
 

@@ -1,6 +1,22 @@
 // cusim's cuda_runtime.h: what a .cu file sees when nvcc compiles it, for the
 // host compiler. cusim-cc puts this directory first on the include path.
 #pragma once
+// NVIDIA's include guard, which code tests to learn what is included
+// (cuda-samples' helper_cuda.h declares checkCudaErrors under it).
+#ifndef __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_H__
+#endif
+
+// cusim compiles sources written for C++17 (nvcc's default) as C++20, whose
+// <math.h> adds std::lerp to the global namespace, where CUDA code (such as
+// cuda-samples' helper_math.h) defines its own lerp. For such sources the
+// standard one is declared under another name; std::lerp is C++20's anyway.
+#if defined(__CUSIM_SOURCE_CPLUSPLUS__) && __CUSIM_SOURCE_CPLUSPLUS__ < 202002L && !defined(lerp)
+#define lerp cusim_cxx20_lerp_
+#include <cmath>
+#include <math.h>
+#undef lerp
+#endif
 
 #include <cassert>
 #include <cstdio>

@@ -1,6 +1,9 @@
 // The CUDA runtime API's C functions, as cusim implements them. Every call
 // returns a cudaError_t; see docs/api-coverage.md for what each one models.
 #pragma once
+#ifndef __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_API_H__
+#endif
 #include <cstddef>
 #include "driver_types.h"
 #include "vector_types.h"
@@ -274,6 +277,14 @@ cudaError_t cudaMallocAsync(T** ptr, size_t size, cudaMemPool_t pool, cudaStream
 template <class T>
 cudaError_t cudaMallocFromPoolAsync(T** ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
   return cudaMallocFromPoolAsync(reinterpret_cast<void**>(ptr), size, pool, stream);
+}
+template <class T>
+cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
+  return cudaMallocPitch(reinterpret_cast<void**>(devPtr), pitch, width, height);
+}
+template <class T>
+cudaError_t cudaHostGetDevicePointer(T** pDevice, void* pHost, unsigned int flags) {
+  return cudaHostGetDevicePointer(reinterpret_cast<void**>(pDevice), pHost, flags);
 }
 template <class F>
 cudaError_t cudaFuncSetAttribute(F* func, cudaFuncAttribute attr, int value) {

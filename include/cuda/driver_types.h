@@ -1,8 +1,14 @@
 // Types and enumerations of the CUDA runtime API: error codes, memcpy kinds,
 // device attributes, limits, function attributes and cudaDeviceProp.
 #pragma once
+// NVIDIA's include guard, which code tests to learn what is included
+// (cuda-samples' helper_cuda.h declares checkCudaErrors under it).
+#ifndef __DRIVER_TYPES_H__
+#define __DRIVER_TYPES_H__
+#endif
 #include <cstddef>
 
+#include "driver_enums.h"
 #include "vector_types.h"
 
 enum cudaError {

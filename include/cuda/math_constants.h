@@ -2,6 +2,9 @@
 // special values (infinities, NaNs, denormals, -0) are built from their bit
 // patterns, as CUDA's header does, but as constant expressions.
 #pragma once
+#ifndef __MATH_CONSTANTS_H__
+#define __MATH_CONSTANTS_H__
+#endif
 #include <bit>
 #include <cstdint>
 

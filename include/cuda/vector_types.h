@@ -1,6 +1,9 @@
 // CUDA's built-in vector types (int2, float4, uint3, dim3, ...) and their
 // make_* constructors, with the sizes and alignments nvcc gives them.
 #pragma once
+#ifndef __VECTOR_TYPES_H__
+#define __VECTOR_TYPES_H__
+#endif
 
 #define CUSIM_VECTOR_TYPES_(name, T, a1, a2, a3, a4)                                      \
   struct alignas(a1) name##1 { T x; };                                                     \

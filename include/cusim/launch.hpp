@@ -8,6 +8,7 @@
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <tuple>
 #include <utility>
 
 #include <cusim/detail/kernel_call.hpp>
@@ -24,8 +25,14 @@ class kernel_launcher {
   cudaError_t operator()(Args&&... args) const {
     static_assert(sizeof...(Args) == sizeof...(Params), "a kernel launch must pass one argument per parameter");
     using call_type = detail::kernel_call<Params...>;
-    auto call = std::make_shared<const call_type>(
-        call_type{kernel_, typename call_type::arguments_type(std::forward<Args>(args)...)});
+    // The arguments converted to the parameters' types on the host, as
+    // nvcc's launch stub takes them; the kernel gets their bytes. These host
+    // copies are destroyed once the launch is queued, as the stub's are.
+    const std::tuple<std::decay_t<Params>...> host_copies(std::forward<Args>(args)...);
+    auto call = std::make_shared<const call_type>(call_type{
+        kernel_, std::apply([](const auto&... value) { return typename call_type::arguments_type(
+                                                            detail::store_parameter<Params>(value)...); },
+                            host_copies)});
     return detail::launch_kernel(shape_, call_type::invocation(std::move(call), name_));
   }
 

@@ -68,15 +68,39 @@ __global__ void use_ints(int* out) {
   if (threadIdx.x == 0) out[6] = dynamic_vectors[3].w + int(dynamic_bytes == static_cast<void*>(dynamic_vectors));
 }
 
+// __shared__ among the declaration's other specifiers, where real programs
+// put it too (cuda-samples: `extern double __shared__ sdata[];`).
+__global__ void keyword_after_type(int* out) {
+  extern double __shared__ sdata[];
+  // CHECK: ::cusim::detail::dynamic_shared_array<double> sdata;
+  static unsigned int __shared__ count;
+  // CHECK: ::std::type_identity_t<unsigned int>& count
+  std::size_t __shared__ sizes[2];
+  // CHECK: ::std::type_identity_t<std :: size_t[2]>& sizes
+  volatile pair_of __shared__ volatile_pair;
+  // CHECK: ::std::type_identity_t<volatile pair_of>& volatile_pair
+  if (threadIdx.x == 0) {
+    count = 0;
+    sizes[1] = 3;
+    volatile_pair.first = 4;
+  }
+  __syncthreads();
+  atomicAdd(&count, 1u);
+  sdata[threadIdx.x] = 0.5 * threadIdx.x;
+  __syncthreads();
+  if (threadIdx.x == 0) out[7] = int(count + sizes[1] + volatile_pair.first + sdata[blockDim.x - 1]);
+}
+
 int main() {
   int* out;
   cudaMallocManaged(&out, 8 * sizeof(int));
   shapes<short, 4><<<1, 32>>>(out);
   use_floats<<<1, 16, 16 * sizeof(float)>>>(out);
   use_ints<<<1, 8, 8 * sizeof(int4)>>>(out);
+  keyword_after_type<<<1, 4, 4 * sizeof(double)>>>(out);
   cudaDeviceSynchronize();
-  std::printf("%s: %d %d %d %d %d %d %d at line %d\n", cudaGetErrorName(cudaGetLastError()), out[0], out[1], out[2],
-              out[3], out[4], out[5], out[6], __LINE__);
-  // OUTPUT: cudaSuccess: 32 10 0 0 4 15 4 at line 79
+  std::printf("%s: %d %d %d %d %d %d %d %d at line %d\n", cudaGetErrorName(cudaGetLastError()), out[0], out[1],
+              out[2], out[3], out[4], out[5], out[6], out[7], __LINE__);
+  // OUTPUT: cudaSuccess: 32 10 0 0 4 15 4 12 at line 103
   return 0;
 }

@@ -35,6 +35,7 @@ std::vector<std::string> cuda_macros(const options& o) {
       "-D__CUDACC_VER_MINOR__=" + std::to_string(CUSIM_CC_CUDA_VERSION_MINOR),
       "-D__CUDACC_VER_BUILD__=" + std::to_string(CUSIM_CC_CUDA_VERSION_BUILD),
       "-D__CUDA_ARCH_LIST__=" + profile_arch(o) + "0",
+      "-D__CUSIM_SOURCE_CPLUSPLUS__=" + std::to_string(o.source_cplusplus) + "L",
   };
   if (o.relocatable_device_code) macros.push_back("-D__CUDACC_RDC__=1");
   if (o.extended_lambda) macros.push_back("-D__CUDACC_EXTENDED_LAMBDA__=1");

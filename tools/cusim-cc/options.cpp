@@ -391,8 +391,10 @@ class parser {
     // cusim's headers need C++20; older standards are raised to it.
     if (v == "c++20" || v == "c++23" || v == "c++2a" || v == "c++2b" || v == "gnu++20" || v == "gnu++23") {
       o_.std_flag = "-std=" + v;
+      o_.source_cplusplus = 202002L;
     } else if (v == "c++03" || v == "c++11" || v == "c++14" || v == "c++17" || v == "gnu++14" || v == "gnu++17") {
       notice(o_, "-std=" + v + " raised to c++20, which cusim's headers need");
+      o_.source_cplusplus = v.ends_with("17") ? 201703L : v.ends_with("14") ? 201402L : 201103L;
     } else {
       usage_error("-std=" + v + ": not a C++ standard nvcc accepts (c++11, c++14, c++17, c++20)");
     }

@@ -25,6 +25,11 @@ struct options {
   bool treat_as_cu = false;  // -x cu
   std::string host_compiler;  // -ccbin; empty: CUSIM_CXX, else the one cusim was built with
   std::string std_flag = "-std=c++20";
+  // The standard the source was written for (its -std, nvcc's default
+  // C++17 without one), as __cplusplus would spell it: the source is compiled
+  // as C++20, and cuda_runtime.h hides what C++20 adds to the global
+  // namespace from older sources.
+  long source_cplusplus = 201703L;
   std::string arch;  // "80" from -arch=sm_80
 
   dependency_mode dependencies = dependency_mode::none;

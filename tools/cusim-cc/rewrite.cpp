@@ -582,25 +582,50 @@ class rewriter {
     unsigned long line = 0;  // the user's line of the keyword
   };
 
+  // The start of the declaration specifier that ends at `end` of out_: a
+  // word, a `::`, or a template argument list `<...>`; `end` if none.
+  std::size_t specifier_start(std::size_t end) const {
+    if (end >= 2 && out_.compare(end - 2, 2, "::") == 0) return end - 2;
+    if (end > 0 && out_[end - 1] == '>') {
+      int depth = 0;
+      for (std::size_t i = end; i > 0; --i) {
+        const char c = out_[i - 1];
+        if (c == '>') ++depth;
+        if (c == '<' && --depth == 0) return i - 1;
+        if (c == ';' || c == '{' || c == '}') return end;
+      }
+      return end;
+    }
+    std::size_t begin = end;
+    while (begin > 0 && is_ident_char(out_[begin - 1])) --begin;
+    return begin;
+  }
+
+  // Whether index `at` of out_ is on a preprocessor line (a line marker).
+  bool in_line_marker(std::size_t at) const {
+    const std::size_t line_start = at == 0 ? 0 : out_.rfind('\n', at - 1) + 1;  // npos + 1 == 0
+    const std::size_t first = out_.find_first_not_of(" \t", line_start);
+    return first != std::string::npos && first < at && out_[first] == '#';
+  }
+
   // Reads the declaration around a keyword (__shared__, __constant__) at
-  // pos_: takes back the qualifiers already copied before it and consumes the
-  // text up to its ';'.
+  // pos_: takes back the specifiers already copied before it (`extern
+  // double __shared__ s[]` has its type there) and consumes the text up to
+  // its ';'.
   declaration_text take_declaration(std::size_t keyword_length) {
     declaration_text d;
     for (;;) {
       std::size_t end = out_.size();
       while (end > 0 && std::isspace(static_cast<unsigned char>(out_[end - 1]))) --end;
-      std::size_t begin = end;
-      while (begin > 0 && is_ident_char(out_[begin - 1])) --begin;
+      const std::size_t begin = specifier_start(end);
+      if (begin == end || in_line_marker(begin)) break;
       const std::string word = out_.substr(begin, end - begin);
       if (word == "extern") {
         d.is_extern = true;
       } else if (word == "static") {
         d.is_static = true;
-      } else if (word == "volatile" || word == "const") {
-        d.qualifiers = word + " " + d.qualifiers;
       } else {
-        break;
+        d.qualifiers = word + " " + d.qualifiers;
       }
       d.line_breaks.append(static_cast<std::size_t>(std::count(out_.begin() + static_cast<std::ptrdiff_t>(begin), out_.end(), '\n')), '\n');
       out_.resize(begin);
@@ -639,11 +664,14 @@ class rewriter {
     finish_declaration(d);
   }
 
-  // `__constant__ float c[4] = {...};` at namespace scope: writable storage
-  // local to this file, and `c` a reference to it as const. Kernels that
-  // write c fail to compile, as with nvcc; cudaMemcpyToSymbol(c, ...) copies
-  // into the storage. `extern __constant__` (separate compilation) declares
-  // the reference. Each storage is registered for __isConstant.
+  // `__constant__ float c[4] = {...};` at namespace scope: storage local to
+  // this file, and `c` a reference to it. The reference is not const: in
+  // nvcc the variable's type is not const either (`unsigned* p = &c[0]`
+  // compiles), only a direct assignment in device code is refused, which a
+  // text rewriter cannot tell apart (docs/cusim-cc.md).
+  // cudaMemcpyToSymbol(c, ...) copies into the storage. `extern __constant__`
+  // (separate compilation) declares the reference. Each storage is
+  // registered for __isConstant.
   void rewrite_constant() {
     const declaration_text d = take_declaration(12);
     std::vector<declarator> declarators;
@@ -651,13 +679,13 @@ class rewriter {
     for (const declarator& v : declarators) {
       const std::string type = "::std::type_identity_t<" + base + v.stars + v.bounds + ">";
       if (d.is_extern) {
-        out_ += "extern const " + type + "& " + v.name + ";";
+        out_ += "extern " + type + "& " + v.name + ";";
         continue;
       }
       const std::string storage = "cusim_constant_storage_" + v.name;
       // decltype: `char s[] = "..."` has its bound from the initializer.
       out_ += "static " + base + " " + v.stars + storage + v.bounds + v.initializer + "; " +
-              (d.is_static ? "static " : "") + "const decltype(" + storage + ")& " + v.name + " = " + storage + ";";
+              (d.is_static ? "static " : "") + "decltype(" + storage + ")& " + v.name + " = " + storage + ";";
       // Registered, so that __isConstant knows the storage.
       out_ += " static const bool cusim_constant_known_" + v.name +
               " = ::cusim::detail::register_constant_memory(&" + storage + ", sizeof " + storage + ");";

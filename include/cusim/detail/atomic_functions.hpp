@@ -34,69 +34,72 @@ T atomic_update(T* address, F update) {
   return old;
 }
 
-template <class T, class... U>
-concept one_of = (std::is_same_v<T, U> || ...);
-// The types of each family of CUDA atomics.
-template <class T>
-concept atomic_add_type = one_of<T, int, unsigned int, unsigned long long, float, double>;
-template <class T>
-concept atomic_exchange_type = one_of<T, int, unsigned int, unsigned long long, float>;
-template <class T>
-concept atomic_min_max_type = one_of<T, int, unsigned int, unsigned long long, long long>;
-template <class T>
-concept atomic_bitwise_type = one_of<T, int, unsigned int, unsigned long long, long long>;
-template <class T>
-concept atomic_cas_type = one_of<T, int, unsigned int, unsigned long long, unsigned short>;
+// Applies `operation` to the atomic reference at a progress point; returns
+// what it returns (the old value).
+template <class T, class F>
+T atomic_apply(T* address, F operation) {
+  note_progress_point();
+  return operation(atomic_at(address));
+}
+inline constexpr std::memory_order atomic_order = std::memory_order_acq_rel;
 
 }  // namespace cusim::detail
 
-template <cusim::detail::atomic_add_type T>
-T atomicAdd(T* address, T value) {
-  cusim::detail::note_progress_point();
-  return cusim::detail::atomic_at(address).fetch_add(value, std::memory_order_acq_rel);
-}
-template <cusim::detail::one_of<int, unsigned int> T>
-T atomicSub(T* address, T value) {
-  cusim::detail::note_progress_point();
-  return cusim::detail::atomic_at(address).fetch_sub(value, std::memory_order_acq_rel);
-}
-template <cusim::detail::atomic_exchange_type T>
-T atomicExch(T* address, T value) {
-  cusim::detail::note_progress_point();
-  return cusim::detail::atomic_at(address).exchange(value, std::memory_order_acq_rel);
-}
-template <cusim::detail::atomic_min_max_type T>
-T atomicMin(T* address, T value) {
-  return cusim::detail::atomic_update(address, [value](T old) { return value < old ? value : old; });
-}
-template <cusim::detail::atomic_min_max_type T>
-T atomicMax(T* address, T value) {
-  return cusim::detail::atomic_update(address, [value](T old) { return value > old ? value : old; });
-}
-template <cusim::detail::atomic_bitwise_type T>
-T atomicAnd(T* address, T value) {
-  cusim::detail::note_progress_point();
-  return cusim::detail::atomic_at(address).fetch_and(value, std::memory_order_acq_rel);
-}
-template <cusim::detail::atomic_bitwise_type T>
-T atomicOr(T* address, T value) {
-  cusim::detail::note_progress_point();
-  return cusim::detail::atomic_at(address).fetch_or(value, std::memory_order_acq_rel);
-}
-template <cusim::detail::atomic_bitwise_type T>
-T atomicXor(T* address, T value) {
-  cusim::detail::note_progress_point();
-  return cusim::detail::atomic_at(address).fetch_xor(value, std::memory_order_acq_rel);
-}
+// CUDA declares its atomics as plain overloads, one per type, not as
+// templates: the pointer picks the overload and the value converts to its
+// type, so atomicAdd(unsigned*, 1) and atomicExch(int*, 0u) compile as they
+// do with nvcc. Each is `operation` on `ref` (the std::atomic_ref) and `value`.
+#define CUSIM_ATOMIC_(name, T, ...)                                                          \
+  inline T name(T* address, T value) {                                                       \
+    using cusim::detail::atomic_order;                                                       \
+    return cusim::detail::atomic_apply(address, [value](std::atomic_ref<T> ref) { return __VA_ARGS__; }); \
+  }
+#define CUSIM_ATOMIC_INTEGERS_(name, ...)              \
+  CUSIM_ATOMIC_(name, int, __VA_ARGS__)                \
+  CUSIM_ATOMIC_(name, unsigned int, __VA_ARGS__)       \
+  CUSIM_ATOMIC_(name, unsigned long long, __VA_ARGS__)
+// min and max have no single std::atomic operation: compare and swap.
+#define CUSIM_ATOMIC_EXTREME_(name, T, better)                                              \
+  inline T name(T* address, T value) {                                                      \
+    return cusim::detail::atomic_update(address, [value](T old) { return value better old ? value : old; }); \
+  }
+#define CUSIM_ATOMIC_EXTREMES_(T) CUSIM_ATOMIC_EXTREME_(atomicMin, T, <) CUSIM_ATOMIC_EXTREME_(atomicMax, T, >)
+
+CUSIM_ATOMIC_INTEGERS_(atomicAdd, ref.fetch_add(value, atomic_order))
+CUSIM_ATOMIC_(atomicAdd, float, ref.fetch_add(value, atomic_order))
+CUSIM_ATOMIC_(atomicAdd, double, ref.fetch_add(value, atomic_order))
+CUSIM_ATOMIC_(atomicSub, int, ref.fetch_sub(value, atomic_order))
+CUSIM_ATOMIC_(atomicSub, unsigned int, ref.fetch_sub(value, atomic_order))
+CUSIM_ATOMIC_INTEGERS_(atomicExch, ref.exchange(value, atomic_order))
+CUSIM_ATOMIC_(atomicExch, float, ref.exchange(value, atomic_order))
+CUSIM_ATOMIC_EXTREMES_(int)
+CUSIM_ATOMIC_EXTREMES_(unsigned int)
+CUSIM_ATOMIC_EXTREMES_(unsigned long long)
+CUSIM_ATOMIC_EXTREMES_(long long)
+CUSIM_ATOMIC_INTEGERS_(atomicAnd, ref.fetch_and(value, atomic_order))
+CUSIM_ATOMIC_(atomicAnd, long long, ref.fetch_and(value, atomic_order))
+CUSIM_ATOMIC_INTEGERS_(atomicOr, ref.fetch_or(value, atomic_order))
+CUSIM_ATOMIC_(atomicOr, long long, ref.fetch_or(value, atomic_order))
+CUSIM_ATOMIC_INTEGERS_(atomicXor, ref.fetch_xor(value, atomic_order))
+CUSIM_ATOMIC_(atomicXor, long long, ref.fetch_xor(value, atomic_order))
+#undef CUSIM_ATOMIC_EXTREMES_
+#undef CUSIM_ATOMIC_EXTREME_
+#undef CUSIM_ATOMIC_INTEGERS_
+#undef CUSIM_ATOMIC_
 // A failed swap is how a spin lock waits: always a spin point.
-template <cusim::detail::atomic_cas_type T>
-T atomicCAS(T* address, T compare, T value) {
-  const bool swapped =
-      cusim::detail::atomic_at(address).compare_exchange_strong(compare, value, std::memory_order_acq_rel);
-  cusim::detail::note_progress_point(swapped ? cusim::detail::progress_kind::atomic
-                                             : cusim::detail::progress_kind::failed_swap);
-  return compare;  // the old value, whether or not the swap happened
-}
+#define CUSIM_ATOMIC_CAS_(T)                                                                            \
+  inline T atomicCAS(T* address, T compare, T value) {                                                  \
+    const bool swapped = cusim::detail::atomic_at(address).compare_exchange_strong(compare, value,      \
+                                                                                   std::memory_order_acq_rel); \
+    cusim::detail::note_progress_point(swapped ? cusim::detail::progress_kind::atomic                    \
+                                               : cusim::detail::progress_kind::failed_swap);           \
+    return compare; /* the old value, whether or not the swap happened */                              \
+  }
+CUSIM_ATOMIC_CAS_(int)
+CUSIM_ATOMIC_CAS_(unsigned int)
+CUSIM_ATOMIC_CAS_(unsigned long long)
+CUSIM_ATOMIC_CAS_(unsigned short)
+#undef CUSIM_ATOMIC_CAS_
 // ((old >= limit) ? 0 : old + 1) and ((old == 0 || old > limit) ? limit : old - 1), as CUDA defines them.
 inline unsigned int atomicInc(unsigned int* address, unsigned int limit) {
   return cusim::detail::atomic_update(address, [limit](unsigned int old) { return old >= limit ? 0u : old + 1; });

@@ -3,6 +3,7 @@
 // CUDA thread of it.
 #pragma once
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <tuple>
 #include <type_traits>
@@ -33,15 +34,73 @@ const void* pointer_or_null(const T& value) {
   }
 }
 
+// Kernel parameters reach the device as bytes, as on a GPU: no constructor
+// or destructor of a parameter runs in device code. A parameter of a class
+// type that the C++ ABI passes by address (it has a non-trivial copy
+// constructor or destructor: CUDA by Example's Lock frees its memory in its
+// destructor) is stored as its bytes; each CUDA thread gets its own copy of
+// them and the kernel is called with their address, which is how such a
+// parameter is passed (the Itanium C++ ABI, used on every platform cusim
+// supports: the caller owns the object, so nothing destroys it). Other
+// parameters are trivially copyable and are passed as themselves.
+template <class T>
+inline constexpr bool passed_by_address =
+    std::is_class_v<T> && !(std::is_trivially_copy_constructible_v<T> && std::is_trivially_destructible_v<T>);
+template <class T>
+struct parameter_bytes {
+  alignas(T) unsigned char bytes[sizeof(T)];
+};
+template <class T>
+using stored_parameter = std::conditional_t<passed_by_address<T>, parameter_bytes<T>, std::decay_t<T>>;
+template <class T>
+using abi_parameter = std::conditional_t<passed_by_address<T>, void*, T>;
+
+// The bytes of `value` (by-address parameters), or `value` itself.
+template <class T>
+stored_parameter<T> store_parameter(const std::decay_t<T>& value) {
+  if constexpr (passed_by_address<T>) {
+    parameter_bytes<T> image;
+    std::memcpy(image.bytes, static_cast<const void*>(std::addressof(value)), sizeof(T));
+    return image;
+  } else {
+    return value;
+  }
+}
+// A CUDA thread's own copy of a by-address parameter, alive until the end of
+// the call it is an argument of, which gets its address.
+template <class T>
+struct thread_copy {
+  parameter_bytes<T> image;
+  operator void*() && { return image.bytes; }
+};
+// What one thread passes for a parameter: its own copy of the bytes, or the
+// stored value (which the call copies, trivially).
+template <class T>
+decltype(auto) thread_argument(const stored_parameter<T>& stored) {
+  if constexpr (passed_by_address<T>) {
+    return thread_copy<T>{stored};
+  } else {
+    return (stored);
+  }
+}
+
 template <class... Params>
 struct kernel_call {
-  using arguments_type = std::tuple<std::decay_t<Params>...>;
+  using arguments_type = std::tuple<stored_parameter<Params>...>;
   void (*function)(Params...);
   arguments_type arguments;
 
+  // Calls the function through the signature the ABI gives it; each
+  // parameter is the thread's own copy.
+#if defined(__clang__)
+  __attribute__((no_sanitize("function")))
+#endif
   static void run_thread(const void* self) {
     const auto* call = static_cast<const kernel_call*>(self);
-    std::apply(call->function, call->arguments);
+    const auto function = reinterpret_cast<void (*)(abi_parameter<Params>...)>(call->function);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      function(thread_argument<Params>(std::get<I>(call->arguments))...);
+    }(std::index_sequence_for<Params...>{});
   }
   static std::size_t pointer_arguments(const void* self, const void** out, std::size_t capacity) {
     const auto* call = static_cast<const kernel_call*>(self);
@@ -79,7 +138,7 @@ cudaError_t launch_from_argument_array(void (*kernel)(Params...), const launch_s
                                        const char* name) {
   using call_type = kernel_call<Params...>;
   auto copy = [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return typename call_type::arguments_type(*static_cast<std::decay_t<Params>*>(args[I])...);
+    return typename call_type::arguments_type(store_parameter<Params>(*static_cast<std::decay_t<Params>*>(args[I]))...);
   };
   auto call = std::make_shared<const call_type>(call_type{kernel, copy(std::index_sequence_for<Params...>{})});
   return launch_kernel(shape, call_type::invocation(std::move(call), name));

@@ -53,17 +53,30 @@ TEST_CASE("cusim-cc rewrite: an unterminated launch is an error", "[tools][rewri
   CHECK_THROWS_AS(rewrite_translation_unit("void f() { k<<<1, 2(x); }"), cusim::cc::rewrite_error);
 }
 
-TEST_CASE("cusim-cc rewrite: __constant__ variables are read-only references to file-local storage",
+TEST_CASE("cusim-cc rewrite: __constant__ variables are references to file-local storage, not const as in nvcc",
           "[tools][rewrite][quick]") {
   const std::string out = rewrite_translation_unit("__constant__ float weights[3] = {1.0f, 2.0f, 3.0f}, bias;\n");
   CHECK(contains(out, "static float cusim_constant_storage_weights[3] = {1.0f, 2.0f, 3.0f}; "
-                      "const decltype(cusim_constant_storage_weights)& weights = cusim_constant_storage_weights;"));
-  CHECK(contains(out, "static float cusim_constant_storage_bias; const decltype(cusim_constant_storage_bias)& bias = "
+                      "decltype(cusim_constant_storage_weights)& weights = cusim_constant_storage_weights;"));
+  CHECK(contains(out, "static float cusim_constant_storage_bias; decltype(cusim_constant_storage_bias)& bias = "
                       "cusim_constant_storage_bias;"));
   // A ';' or ',' inside a string initializer does not end the declaration.
   CHECK(contains(rewrite_translation_unit("__constant__ char banner[] = \"a;b,c\";"),
                  "static char cusim_constant_storage_banner[] = \"a;b,c\"; "
-                 "const decltype(cusim_constant_storage_banner)& banner = cusim_constant_storage_banner;"));
+                 "decltype(cusim_constant_storage_banner)& banner = cusim_constant_storage_banner;"));
   CHECK(contains(rewrite_translation_unit("extern __constant__ int table[16];"),
-                 "extern const ::std::type_identity_t<int[16]>& table;"));
+                 "extern ::std::type_identity_t<int[16]>& table;"));
+}
+
+TEST_CASE("cusim-cc rewrite: __shared__ may follow the declaration's type", "[tools][rewrite][quick]") {
+  const std::string out = rewrite_translation_unit(
+      "__global__ void k() {\n  extern double __shared__ sdata[];\n  static unsigned int __shared__ n;\n}\n");
+  CHECK(contains(out, "::cusim::detail::dynamic_shared_array<double> sdata;"));
+  CHECK(contains(out, "::std::type_identity_t<unsigned int>& n = "));
+  CHECK_FALSE(contains(out, "__shared__"));
+  // The words before it on a line marker's line are not part of it.
+  const std::string after_marker =
+      rewrite_translation_unit("# 3 \"k.cu\" 2\n__shared__ int x;\n");
+  CHECK(contains(after_marker, "# 3 \"k.cu\" 2\n"));
+  CHECK(contains(after_marker, "static_shared_view<::std::type_identity_t<int>"));
 }

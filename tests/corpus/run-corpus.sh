@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# Builds and runs a corpus of public CUDA programs with cusim-cc, unmodified,
+# and prints a table: which build, which pass, and why the others do not.
+#
+#   tests/corpus/run-corpus.sh [options] [sample-regex]
+#     --manifest FILE   the corpus (default tests/corpus/cuda-samples.txt)
+#     --corpus DIR      where the sources are (default $CUSIM_CORPUS_DIR or
+#                       ~/.cache/cusim-corpus); the manifest's corpus lives in
+#                       DIR/cuda-samples
+#     --fetch GITDIR    first extract the manifest's commit from a git
+#                       repository of cuda-samples (e.g. the bare mirror that
+#                       `fetch github:NVIDIA/cuda-samples` makes) into the corpus
+#     --cusim-cc PATH   the compiler (default build/bin/cusim-cc)
+#     --smoke           only the samples marked 'smoke'
+#     --jobs N          build and run N samples at once (default nproc)
+#     --table FILE      also write the table as Markdown to FILE
+#     --timeout S       seconds one sample may run (default 300)
+#     --if-present      exit 0, saying so, when the corpus is not there (CI)
+# Exit status: 0 when every sample whose expectation is 'pass' passed.
+# Logs: <corpus>/build/<sample>/{build.log,run.log}.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+
+manifest=$here/cuda-samples.txt
+corpus=${CUSIM_CORPUS_DIR:-$HOME/.cache/cusim-corpus}
+fetch_from=""
+cusim_cc=$root/build/bin/cusim-cc
+smoke=false
+jobs=$(nproc)
+table=""
+timeout_s=300
+if_present=false
+filter=""
+while (($#)); do
+  case $1 in
+    --manifest) manifest=$2; shift 2 ;;
+    --corpus) corpus=$2; shift 2 ;;
+    --fetch) fetch_from=$2; shift 2 ;;
+    --cusim-cc) cusim_cc=$2; shift 2 ;;
+    --smoke) smoke=true; shift ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --table) table=$2; shift 2 ;;
+    --timeout) timeout_s=$2; shift 2 ;;
+    --if-present) if_present=true; shift ;;
+    --one) one=$2; shift 2 ;;   # internal: build and run one manifest line
+    -h|--help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "run-corpus: unknown option $1 (--help lists them)" >&2; exit 2 ;;
+    *) filter=$1; shift ;;
+  esac
+done
+
+name=$(basename "$manifest" .txt)
+commit=$(sed -n 's/^#[[:space:]]*commit[[:space:]]*\([0-9a-f]\{40\}\).*/\1/p' "$manifest")
+src=$corpus/$name
+out=$corpus/build
+
+# Extracts the manifest's commit without the blobs a partial mirror lacks
+# (Git LFS documents and data), which `git archive` would stop at.
+extract() {
+  local git_dir=$1 missing=() path
+  echo "run-corpus: extracting $commit from $git_dir into $src"
+  while read -r path; do missing+=(":(exclude)$path"); done < <(
+    git -C "$git_dir" ls-tree -r "$commit" | awk '{print $3 "\t" $4}' |
+      while IFS=$'\t' read -r blob path; do
+        git -C "$git_dir" cat-file -e "$blob" 2>/dev/null || printf '%s\n' "$path"
+      done)
+  rm -rf "$src.tmp" && mkdir -p "$src.tmp" &&
+    git -C "$git_dir" archive "$commit" -- . "${missing[@]}" | tar -x -C "$src.tmp" &&
+    rm -rf "$src" && mv "$src.tmp" "$src" && echo "$commit" > "$src/.cusim-commit"
+}
+
+# Prints the sources a sample's CMakeLists.txt gives add_executable().
+sources_of() {
+  sed -n '/add_executable(/,/)/p' "$1/CMakeLists.txt" | tr '\n' ' ' |
+    sed 's/.*add_executable([[:space:]]*[^[:space:])]*//; s/).*//' | tr -s ' ' '\n' | grep .
+}
+
+# Prints the directories its CMakeLists.txt gives include_directories() and
+# target_include_directories() (CMake variables, the CUDA toolkit's, left out).
+directories_of() {
+  sed -n '/include_directories(/,/)/p' "$1/CMakeLists.txt" | tr '\n' ' ' | sed 's/)/)\n/g' |
+    sed -n 's/.*include_directories(\([^)]*\)).*/\1/p' | tr -s ' \t' '\n' |
+    grep -vE '^$|^\$|^(PRIVATE|PUBLIC|INTERFACE|SYSTEM|BEFORE|AFTER)$' | grep -vxF "$(basename "$1")"
+}
+
+# Builds and runs one sample; prints "sample|build|result|seconds|note".
+run_one() {
+  local line=$1 dir args signal expect sample_dir work start status=pass note=""
+  IFS='|' read -r dir args signal expect _ <<<"$line"
+  dir=$(xargs <<<"$dir"); args=$(xargs <<<"$args"); signal=$(sed 's/^ *//; s/ *$//' <<<"$signal")
+  sample_dir=$src/Samples/$dir
+  work=$out/$dir
+  rm -rf "$work" && mkdir -p "$work"
+  local flags=(-std=c++17 --extended-lambda -rdc=true -O2 -I "$src/Common" -I "$sample_dir")
+  grep -q OpenMP "$sample_dir/CMakeLists.txt" && flags+=(-Xcompiler -fopenmp -lgomp)
+  local include
+  for include in $(directories_of "$sample_dir"); do flags+=(-I "$sample_dir/$include"); done
+  local files=() f
+  for f in $(sources_of "$sample_dir"); do files+=("$sample_dir/$f"); done
+  start=$(date +%s)
+  if ! "$cusim_cc" "${flags[@]}" "${files[@]}" -o "$work/app" >"$work/build.log" 2>&1; then
+    note=$(grep -m1 -E 'error|Error' "$work/build.log" | sed "s#$src/##g; s/|/\\\\|/g" | cut -c1-160)
+    echo "$dir|no|fail|$(($(date +%s) - start))|$note"
+    return
+  fi
+  local run_args=()
+  [[ $args != - ]] && read -ra run_args <<<"$args"
+  (cd "$sample_dir" && timeout "$timeout_s" "$work/app" "${run_args[@]}") >"$work/run.log" 2>&1 </dev/null
+  local rc=$?
+  if ((rc == 124)); then
+    status=fail; note="ran past ${timeout_s} s"
+  elif ((rc != 0)); then
+    status=fail; note="exit status $rc: $(grep -m1 -iE 'error|fail|abort' "$work/run.log" | cut -c1-140)"
+  # A device assertion's message ("Assertion `...` failed.") is output that
+  # simpleAssert expects; a failed assertion elsewhere also fails the run.
+  elif failure=$(grep -E 'FAIL|[^a-z]failed|[Mm]ismatch' "$work/run.log" | grep -vE "$signal|Assertion .* failed" |
+                   head -1) &&
+       [[ -n $failure ]]; then
+    status=fail; note="output: $(cut -c1-140 <<<"$failure")"
+  elif [[ $signal != exit ]] && ! grep -qE "$signal" "$work/run.log"; then
+    status=fail; note="no '$signal' in the output"
+  fi
+  echo "$dir|yes|$status|$(($(date +%s) - start))|${note//|/\\|}"
+}
+
+if [[ -n ${one:-} ]]; then run_one "$one"; exit 0; fi
+
+if [[ -n $fetch_from ]]; then
+  extract "$fetch_from" || { echo "run-corpus: could not extract $commit" >&2; exit 2; }
+fi
+if [[ ! -d $src/Samples ]]; then
+  msg="run-corpus: no $name sources in $src (fetch github:NVIDIA/cuda-samples, then run with --fetch <its git dir>)"
+  if $if_present; then echo "$msg; skipped"; exit 0; fi
+  echo "$msg" >&2; exit 2
+fi
+[[ -f $src/.cusim-commit && $(cat "$src/.cusim-commit") != "$commit" ]] &&
+  echo "run-corpus: warning: $src holds $(cat "$src/.cusim-commit"), the manifest wants $commit" >&2
+[[ -x $cusim_cc ]] || { echo "run-corpus: no cusim-cc at $cusim_cc (build cusim first)" >&2; exit 2; }
+
+lines=$(grep -v '^[[:space:]]*#' "$manifest" | grep '|')
+$smoke && lines=$(grep -E '\|[[:space:]]*smoke[[:space:]]*$' <<<"$lines")
+[[ -n $filter ]] && lines=$(grep -E "^[[:space:]]*[^|]*($filter)" <<<"$lines")
+[[ -n $lines ]] || { echo "run-corpus: no sample matches" >&2; exit 2; }
+
+results=$(tr '\n' '\0' <<<"$lines" |
+  xargs -0 -P "$jobs" -I{} "$0" --manifest "$manifest" --corpus "$corpus" \
+    --cusim-cc "$cusim_cc" --timeout "$timeout_s" --one {} | sort)
+
+# The table: one row per sample, then the counts.
+expect_of() { grep -E "^[[:space:]]*$1[[:space:]]*\|" <<<"$lines" | cut -d'|' -f4 | xargs; }
+total=0 built=0 passed=0 expected=0 expected_passed=0 unexpected=0
+report="| sample | builds | passes | seconds | expected | note |
+|---|---|---|---|---|---|"
+while IFS='|' read -r dir b r secs note; do
+  expect=$(expect_of "$dir")
+  ((total++)); [[ $b == yes ]] && ((built++)); [[ $r == pass ]] && ((passed++))
+  if [[ $expect == pass ]]; then
+    ((expected++)); [[ $r == pass ]] && ((expected_passed++)) || ((unexpected++))
+  fi
+  report+=$'\n'"| $dir | $b | $r | $secs | $expect | $note |"
+done <<<"$results"
+summary="$passed of $total samples pass ($built build); of the $expected expected to pass, $expected_passed do. Commit $commit."
+printf '%s\n\n%s\n' "$report" "$summary"
+if [[ -n $table ]]; then
+  printf '%s\n\n%s\n' "$report" "$summary" >"$table"
+fi
+((unexpected == 0))
