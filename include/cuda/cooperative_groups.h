@@ -183,6 +183,14 @@ class thread_block : public thread_group {
   static dim3 dim_threads() { return blockDim; }
 };
 inline thread_block this_thread_block() { return {}; }
+// Scratch for tiles of more than 32 threads, which GPUs before sm_80 need
+// (CUDA 11); cusim's blocks have their own, so it is accepted and unused.
+template <unsigned int MaxBlockSize = 1024>
+struct block_tile_memory {};
+template <unsigned int MaxBlockSize>
+thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
+  return {};
+}
 
 // The whole grid. sync() needs a cooperative launch (cudaLaunchCooperativeKernel).
 class grid_group : public thread_group {

@@ -30,6 +30,9 @@ cudaError_t cudaGetDevice(int* device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
+// One device: there is no pair of devices to ask about.
+cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr attr, int srcDevice, int dstDevice);
+cudaError_t cudaCtxResetPersistingL2Cache(void);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
@@ -88,6 +91,11 @@ cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int flags = cuda
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind);
 cudaError_t cudaMemset(void* ptr, int value, size_t count);
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
+// Hints about managed memory (CUDA 13's forms, with a cudaMemLocation):
+// checked and accepted; there is one memory on a CPU.
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation location, unsigned int flags,
+                                 cudaStream_t stream = 0);
+cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location);
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset = 0,
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset = 0,
@@ -162,6 +170,11 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags);
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority);
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue* value);
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr,
+                                   const cudaLaunchAttributeValue* value);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr, size_t length = 0,
+                                     unsigned int flags = cudaMemAttachSingle);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
 cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData);
@@ -206,6 +219,22 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
 cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
+                                   size_t numDependencies, const cudaMemcpy3DParms* pCopyParams);
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                     cudaMemAllocNodeParams* nodeParams);
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                    const cudaGraphNode_t* pDependencies, size_t numDependencies, void* dptr);
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value);
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value);
+cudaError_t cudaDeviceGraphMemTrim(int device);
+cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph);
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                cudaGraphExecUpdateResultInfo* resultInfo);
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const cudaKernelNodeParams* pNodeParams);
 
 // Copies and sets in a stream. In device code: device-to-device only,
 // ordered with the block's launches into the same stream.
@@ -285,6 +314,23 @@ cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t heig
 template <class T>
 cudaError_t cudaHostGetDevicePointer(T** pDevice, void* pHost, unsigned int flags) {
   return cudaHostGetDevicePointer(reinterpret_cast<void**>(pDevice), pHost, flags);
+}
+// The CUDA 11 form, which CUDA's cuda_runtime.h still gives C++ code: the
+// error node and log are left empty (instantiation does not fail here).
+inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, cudaGraphNode_t* pErrorNode,
+                                        char* pLogBuffer, size_t bufferSize) {
+  if (pErrorNode != nullptr) *pErrorNode = nullptr;
+  if (pLogBuffer != nullptr && bufferSize > 0) pLogBuffer[0] = '\0';
+  return cudaGraphInstantiate(pGraphExec, graph, 0);
+}
+// And cudaGraphExecUpdate's CUDA 11 form.
+inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphNode_t* hErrorNode_out,
+                                       cudaGraphExecUpdateResult* updateResult_out) {
+  cudaGraphExecUpdateResultInfo info{};
+  const cudaError_t e = cudaGraphExecUpdate(hGraphExec, hGraph, &info);
+  if (hErrorNode_out != nullptr) *hErrorNode_out = info.errorNode;
+  if (updateResult_out != nullptr) *updateResult_out = info.result;
+  return e;
 }
 template <class F>
 cudaError_t cudaFuncSetAttribute(F* func, cudaFuncAttribute attr, int value) {

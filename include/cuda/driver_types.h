@@ -155,7 +155,14 @@ enum cudaGraphNodeType {
   cudaGraphNodeTypeMemset = 0x02,
   cudaGraphNodeTypeHost = 0x03,
   cudaGraphNodeTypeGraph = 0x04,
-  cudaGraphNodeTypeEmpty = 0x05
+  cudaGraphNodeTypeEmpty = 0x05,
+  cudaGraphNodeTypeWaitEvent = 0x06,
+  cudaGraphNodeTypeEventRecord = 0x07,
+  cudaGraphNodeTypeExtSemaphoreSignal = 0x08,
+  cudaGraphNodeTypeExtSemaphoreWait = 0x09,
+  cudaGraphNodeTypeMemAlloc = 0x0a,
+  cudaGraphNodeTypeMemFree = 0x0b,
+  cudaGraphNodeTypeConditional = 0x0d
 };
 struct cudaKernelNodeParams {
   void* func;
@@ -379,8 +386,20 @@ enum cudaLaunchAttributeID {
   cudaLaunchAttributeMemSyncDomain = 10,
 };
 
+// The L2 persistence hint of a stream or launch (cudaStreamSetAttribute):
+// accepted and kept; it changes no result on a CPU.
+struct cudaAccessPolicyWindow {
+  void* base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  enum cudaAccessProperty hitProp;
+  enum cudaAccessProperty missProp;
+};
+
 union cudaLaunchAttributeValue {
   char pad[64];
+  struct cudaAccessPolicyWindow accessPolicyWindow;
+  enum cudaSynchronizationPolicy syncPolicy;
   int cooperative;
   struct {
     unsigned int x;
@@ -406,3 +425,33 @@ struct cudaLaunchConfig_t {
   cudaLaunchAttribute* attrs;
   unsigned int numAttrs;
 };
+
+// Streams take the launch attributes under these names.
+#define cudaStreamAttrID cudaLaunchAttributeID
+#define cudaStreamAttrValue cudaLaunchAttributeValue
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+
+// The deprecated name of cudaDeviceScheduleBlockingSync, still in use.
+#define cudaDeviceBlockingSync 0x04
+
+struct cudaMemAccessDesc {
+  struct cudaMemLocation location;
+  enum cudaMemAccessFlags flags;
+};
+
+// A graph's memory allocation node (cudaGraphAddMemAllocNode): dptr is out.
+struct cudaMemAllocNodeParams {
+  struct cudaMemPoolProps poolProps;
+  const struct cudaMemAccessDesc* accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void* dptr;
+};
+
+typedef struct cudaGraphExecUpdateResultInfo_st {
+  enum cudaGraphExecUpdateResult result;
+  cudaGraphNode_t errorNode;
+  cudaGraphNode_t errorFromNode;
+} cudaGraphExecUpdateResultInfo;

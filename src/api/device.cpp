@@ -224,4 +224,18 @@ cudaError_t cudaRuntimeGetVersion(int* version) {
   *version = cusim::detail::current_thread != nullptr ? 6000 : CUDART_VERSION;
   return cudaSuccess;
 }
+
+cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr attr, int srcDevice, int dstDevice) {
+  if (value == nullptr || attr < cudaDevP2PAttrPerformanceRank || attr > cudaDevP2PAttrOnlyPartialNativeAtomicSupported) {
+    return set_error(cudaErrorInvalidValue);
+  }
+  // A device and itself are not a pair, as CUDA answers; cusim has no other.
+  if (!valid_device(srcDevice) || !valid_device(dstDevice) || srcDevice == dstDevice) {
+    return set_error(cudaErrorInvalidDevice);
+  }
+  *value = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaCtxResetPersistingL2Cache(void) { return context_error(); }
 }

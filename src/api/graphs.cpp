@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <cusim/detail/kernel_call.hpp>
+#include <cusim/profile.hpp>
 
 #include "api/errors.hpp"
 #include "api/memory.hpp"
@@ -31,12 +32,33 @@ struct CUgraphNode_st {
   std::vector<cudaGraphNode_t> dependencies;
 };
 
+namespace cusim::detail {
+// The memory of a graph's allocation nodes: allocated when the node is added
+// (its address is the node's result) and released when neither the graph
+// nor any executable graph made from it is left.
+struct graph_allocations {
+  std::vector<std::pair<void*, size_t>> blocks;
+  graph_allocations() = default;
+  graph_allocations(const graph_allocations&) = delete;
+  graph_allocations& operator=(const graph_allocations&) = delete;
+  ~graph_allocations();
+};
+}  // namespace cusim::detail
+
 struct CUgraph_st {
   std::vector<std::unique_ptr<CUgraphNode_st>> nodes;  // in the order added: topological
+  std::shared_ptr<cusim::detail::graph_allocations> allocations =
+      std::make_shared<cusim::detail::graph_allocations>();
 };
 
 struct CUgraphExec_st {
+  // The nodes with work, in order, by the handles of the graph it was made
+  // from and of the graphs it was updated from (only compared: those graphs
+  // may be destroyed), and their types.
+  std::vector<std::vector<cudaGraphNode_t>> handles;
+  std::vector<cudaGraphNodeType> types;
   std::vector<std::function<void()>> works;
+  std::shared_ptr<cusim::detail::graph_allocations> allocations;
 };
 
 namespace cusim::detail {
@@ -74,6 +96,29 @@ struct node_under_construction {
   cudaGraphNode_t made = nullptr;
 };
 thread_local node_under_construction* building = nullptr;
+
+// The memory of graphs' allocation nodes, for cudaDeviceGetGraphMemAttribute.
+struct graph_memory_use {
+  unsigned long long current = 0;
+  unsigned long long high = 0;
+};
+std::mutex graph_memory_mutex;
+graph_memory_use graph_memory_in_use;
+
+void note_graph_memory(long long change) {
+  std::lock_guard lock(graph_memory_mutex);
+  graph_memory_in_use.current += static_cast<unsigned long long>(change);
+  graph_memory_in_use.high = std::max(graph_memory_in_use.high, graph_memory_in_use.current);
+}
+graph_memory_use graph_memory() {
+  std::lock_guard lock(graph_memory_mutex);
+  return graph_memory_in_use;
+}
+void reset_graph_memory_high() {
+  std::lock_guard lock(graph_memory_mutex);
+  graph_memory_in_use.high = graph_memory_in_use.current;
+}
+
 
 cudaGraphNode_t add_node(cudaGraph_t graph, cudaGraphNodeType type, std::function<void()> work,
                          std::vector<cudaGraphNode_t> dependencies) {
@@ -202,6 +247,13 @@ bool wait_event_in_capture(cudaStream_t stream, cudaEvent_t event) {
 
 }  // namespace cusim::detail
 
+cusim::detail::graph_allocations::~graph_allocations() {
+  for (const auto& [memory, bytes] : blocks) {
+    cudaFree(memory);
+    note_graph_memory(-static_cast<long long>(bytes));
+  }
+}
+
 using namespace cusim::detail;
 
 extern "C" {
@@ -328,8 +380,12 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
   if (pGraphExec == nullptr || graph == nullptr) return set_error(cudaErrorInvalidValue);
   (void)flags;  // auto-free on launch, upload, device launch, priority: no effect here
   auto* exec = new CUgraphExec_st;
+  exec->allocations = graph->allocations;
   for (const auto& node : graph->nodes) {
-    if (node->work) exec->works.push_back(node->work);
+    if (!node->work) continue;
+    exec->handles.push_back({node.get()});
+    exec->types.push_back(node->type);
+    exec->works.push_back(node->work);
   }
   *pGraphExec = exec;
   return cudaSuccess;
@@ -358,7 +414,150 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
 
 cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   if (graph == nullptr) return set_error(cudaErrorInvalidValue);
-  delete graph;
+  delete graph;  // its memory goes with the last executable graph made from it
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
+                                   size_t numDependencies, const cudaMemcpy3DParms* pCopyParams) {
+  if (pCopyParams == nullptr) return set_error(cudaErrorInvalidValue);
+  const cudaMemcpy3DParms params = *pCopyParams;
+  return build_node(pGraphNode, graph, pDependencies, numDependencies,
+                    [&] { return cudaMemcpy3DAsync(&params, nullptr); });
+}
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                     cudaMemAllocNodeParams* nodeParams) {
+  if (nodeParams == nullptr || nodeParams->bytesize == 0 || graph == nullptr) return set_error(cudaErrorInvalidValue);
+  void* memory = nullptr;
+  if (cudaError_t e = cudaMalloc(&memory, nodeParams->bytesize)) return e;
+  const cudaError_t e = build_node(pGraphNode, graph, pDependencies, numDependencies, [&] {
+    std::function<void()> nothing;
+    cudaError_t error = cudaSuccess;
+    record_into_graph(nullptr, nothing, cudaGraphNodeTypeMemAlloc, false, error);
+    return error;
+  });
+  if (e != cudaSuccess) {
+    cudaFree(memory);
+    return e;
+  }
+  graph->allocations->blocks.emplace_back(memory, nodeParams->bytesize);
+  note_graph_memory(static_cast<long long>(nodeParams->bytesize));
+  nodeParams->dptr = memory;
+  return cudaSuccess;
+}
+
+// The memory stays the graph's until the graph is destroyed: a graph may be
+// launched again, and its allocation node hands out the same address.
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                    const cudaGraphNode_t* pDependencies, size_t numDependencies, void* dptr) {
+  if (dptr == nullptr || graph == nullptr) return set_error(cudaErrorInvalidValue);
+  return build_node(pGraphNode, graph, pDependencies, numDependencies, [&] {
+    std::function<void()> nothing;
+    cudaError_t error = cudaSuccess;
+    record_into_graph(nullptr, nothing, cudaGraphNodeTypeMemFree, false, error);
+    return error;
+  });
+}
+
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
+  if (!valid_device(device)) return set_error(cudaErrorInvalidDevice);
+  if (value == nullptr) return set_error(cudaErrorInvalidValue);
+  const graph_memory_use use = graph_memory();
+  switch (attr) {
+    case cudaGraphMemAttrUsedMemCurrent:
+    case cudaGraphMemAttrReservedMemCurrent: *static_cast<unsigned long long*>(value) = use.current; break;
+    case cudaGraphMemAttrUsedMemHigh:
+    case cudaGraphMemAttrReservedMemHigh: *static_cast<unsigned long long*>(value) = use.high; break;
+    default: return set_error(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+// Only the high-water marks can be reset, to 0 (then: to the current use).
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
+  if (!valid_device(device)) return set_error(cudaErrorInvalidDevice);
+  if (value == nullptr || *static_cast<unsigned long long*>(value) != 0 ||
+      (attr != cudaGraphMemAttrUsedMemHigh && attr != cudaGraphMemAttrReservedMemHigh)) {
+    return set_error(cudaErrorInvalidValue);
+  }
+  reset_graph_memory_high();
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGraphMemTrim(int device) {
+  if (!valid_device(device)) return set_error(cudaErrorInvalidDevice);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) {
+  if (pGraphClone == nullptr || originalGraph == nullptr) return set_error(cudaErrorInvalidValue);
+  auto* clone = new CUgraph_st;
+  std::unordered_map<cudaGraphNode_t, cudaGraphNode_t> copy_of;
+  for (const auto& node : originalGraph->nodes) {
+    auto& copy = clone->nodes.emplace_back(std::make_unique<CUgraphNode_st>(*node));
+    for (auto& dependency : copy->dependencies) dependency = copy_of.at(dependency);
+    copy_of[node.get()] = copy.get();
+  }
+  clone->allocations = originalGraph->allocations;  // the same nodes hand out the same addresses
+  *pGraphClone = clone;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
+  if (cudaError_t e = context_error()) return e;
+  if (graphExec == nullptr) return set_error(cudaErrorInvalidValue);
+  if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  return cudaSuccess;  // nothing to move to a device
+}
+
+// The executable graph takes the graph's work, node for node, when both have
+// the same nodes of the same types; otherwise it is left as it was.
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                cudaGraphExecUpdateResultInfo* resultInfo) {
+  if (hGraphExec == nullptr || hGraph == nullptr) return set_error(cudaErrorInvalidValue);
+  std::vector<cudaGraphNode_t> nodes;
+  for (const auto& node : hGraph->nodes) {
+    if (node->work) nodes.push_back(node.get());
+  }
+  cudaGraphExecUpdateResult result = cudaGraphExecUpdateSuccess;
+  cudaGraphNode_t error_node = nullptr;
+  if (nodes.size() != hGraphExec->types.size()) {
+    result = cudaGraphExecUpdateErrorTopologyChanged;
+  } else {
+    for (size_t i = 0; i < nodes.size() && result == cudaGraphExecUpdateSuccess; ++i) {
+      if (nodes[i]->type != hGraphExec->types[i]) {
+        result = cudaGraphExecUpdateErrorNodeTypeChanged;
+        error_node = nodes[i];
+      }
+    }
+  }
+  if (resultInfo != nullptr) *resultInfo = {result, error_node, nullptr};
+  if (result != cudaGraphExecUpdateSuccess) return set_error(cudaErrorGraphExecUpdateFailure);
+  hGraphExec->allocations = hGraph->allocations;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    hGraphExec->works[i] = nodes[i]->work;
+    hGraphExec->handles[i].push_back(nodes[i]);
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const cudaKernelNodeParams* pNodeParams) {
+  if (hGraphExec == nullptr || node == nullptr || pNodeParams == nullptr) return set_error(cudaErrorInvalidValue);
+  const auto at = std::find_if(hGraphExec->handles.begin(), hGraphExec->handles.end(), [&](const auto& handles) {
+    return std::find(handles.begin(), handles.end(), node) != handles.end();
+  });
+  const auto index = static_cast<size_t>(at - hGraphExec->handles.begin());
+  if (at == hGraphExec->handles.end() || hGraphExec->types[index] != cudaGraphNodeTypeKernel) {
+    return set_error(cudaErrorInvalidValue);
+  }
+  // The new launch is recorded into a scratch graph; its work replaces the node's.
+  CUgraph_st scratch;
+  cudaGraphNode_t made = nullptr;
+  if (cudaError_t e = cudaGraphAddKernelNode(&made, &scratch, nullptr, 0, pNodeParams)) return e;
+  hGraphExec->works[index] = made->work;
   return cudaSuccess;
 }
 

@@ -122,8 +122,12 @@ cudaError_t copy_in_stream(void* dst, const void* src, std::size_t count, cudaMe
                            call_site where) {
   if (cudaError_t e = check_copy(dst, src, count, kind, where)) return e;
   if (count == 0) return cudaSuccess;
-  const bool staged = (kind != cudaMemcpyDeviceToDevice && pageable(dst)) ||
-                      (kind != cudaMemcpyDeviceToDevice && pageable(src));
+  // A capture records a pageable copy as a node too: it copies when the
+  // graph runs, as CUDA's does.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (stream != nullptr && stream != cudaStreamLegacy) cudaStreamIsCapturing(stream, &capture);
+  const bool staged = capture == cudaStreamCaptureStatusNone && kind != cudaMemcpyDeviceToDevice &&
+                      (pageable(dst) || pageable(src));
   return enqueue(stream, [=] { std::memmove(dst, src, count); }, cudaGraphNodeTypeMemcpy, staged, "cudaMemcpyAsync");
 }
 
@@ -262,5 +266,35 @@ cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
   (void)symbol;
   // Without the symbol's type its size is unknown; the C++ overload knows it.
   return set_error(cudaErrorInvalidSymbol);
+}
+
+// Hints about managed memory: their arguments are checked as CUDA checks
+// them; there is one memory here, so nothing moves.
+namespace {
+cudaError_t check_location(const cudaMemLocation& location) {
+  switch (location.type) {
+    case cudaMemLocationTypeDevice: return valid_device(location.id) ? cudaSuccess : cudaErrorInvalidDevice;
+    case cudaMemLocationTypeHost: return cudaSuccess;
+    default: return cudaErrorInvalidValue;
+  }
+}
+}  // namespace
+
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation location, unsigned int flags,
+                                 cudaStream_t stream) {
+  if (devPtr == nullptr || count == 0 || flags != 0) return set_error(cudaErrorInvalidValue);
+  if (cudaError_t e = check_location(location)) return set_error(e);
+  return set_error(check_host_stream(stream));
+}
+
+cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location) {
+  if (devPtr == nullptr || count == 0 || advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy) {
+    return set_error(cudaErrorInvalidValue);
+  }
+  const bool needs_location = advice != cudaMemAdviseSetReadMostly && advice != cudaMemAdviseUnsetReadMostly;
+  if (needs_location) {
+    if (cudaError_t e = check_location(location)) return set_error(e);
+  }
+  return cudaSuccess;
 }
 }

@@ -158,6 +158,11 @@ cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
   if (devPtr == nullptr) return cudaSuccess;
   const auto a = find_allocation(devPtr);
   if (!a || a->base != devPtr || a->kind != memory_kind::device) return set_error(cudaErrorInvalidValue);
+  // In a capture the free becomes a node that frees nothing: the graph may
+  // run again and its allocation (made when captured) is then used again.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (hStream != nullptr && hStream != cudaStreamLegacy) cudaStreamIsCapturing(hStream, &capture);
+  if (capture != cudaStreamCaptureStatusNone) return enqueue(hStream, [] {}, cudaGraphNodeTypeMemFree, false, "cudaFreeAsync");
   return enqueue(hStream, [devPtr] { free_pool_allocation(devPtr); }, cudaGraphNodeTypeEmpty, false, "cudaFreeAsync");
 }
 

@@ -13,6 +13,7 @@
 // check their handles.
 #include "api/streams.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -49,6 +50,8 @@ struct CUstream_st {
   unsigned int flags = 0;
   int device = 0;  // current when it was created: its work runs there
   int priority = 0;
+  cudaAccessPolicyWindow access_policy{};  // cudaStreamAttributeAccessPolicyWindow: kept, changes nothing
+  cudaSynchronizationPolicy sync_policy = cudaSyncPolicyAuto;
   device_runtime_owner owner;
   std::atomic<std::uint64_t> last{0};  // the ticket of its last queued work
 };
@@ -405,6 +408,57 @@ cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
   const CUstream_st* s = streams().find(stream);
   *priority = s != nullptr ? s->priority : 0;
   return cudaSuccess;
+}
+
+// Stream attributes: the L2 access policy window and the synchronization
+// policy are kept and read back (they are hints, with no effect on a CPU);
+// the priority is the stream's.
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr, cudaLaunchAttributeValue* value) {
+  if (value == nullptr) return set_error(cudaErrorInvalidValue);
+  if (cudaError_t e = set_error(check_host_stream(stream))) return e;
+  const CUstream_st* s = streams().find(stream);
+  switch (attr) {
+    case cudaLaunchAttributeAccessPolicyWindow: value->accessPolicyWindow = s ? s->access_policy : cudaAccessPolicyWindow{}; break;
+    case cudaLaunchAttributeSynchronizationPolicy: value->syncPolicy = s ? s->sync_policy : cudaSyncPolicyAuto; break;
+    case cudaLaunchAttributePriority: value->priority = s ? s->priority : 0; break;
+    default: return set_error(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaLaunchAttributeID attr,
+                                   const cudaLaunchAttributeValue* value) {
+  if (value == nullptr) return set_error(cudaErrorInvalidValue);
+  if (cudaError_t e = set_error(check_host_stream(stream))) return e;
+  CUstream_st* s = streams().find(stream);
+  switch (attr) {
+    case cudaLaunchAttributeAccessPolicyWindow:
+      if (value->accessPolicyWindow.hitRatio < 0.0f || value->accessPolicyWindow.hitRatio > 1.0f) {
+        return set_error(cudaErrorInvalidValue);
+      }
+      if (s != nullptr) s->access_policy = value->accessPolicyWindow;
+      break;
+    case cudaLaunchAttributeSynchronizationPolicy:
+      if (value->syncPolicy < cudaSyncPolicyAuto || value->syncPolicy > cudaSyncPolicyBlockingSync) {
+        return set_error(cudaErrorInvalidValue);
+      }
+      if (s != nullptr) s->sync_policy = value->syncPolicy;
+      break;
+    case cudaLaunchAttributePriority:
+      if (s != nullptr) s->priority = std::clamp(value->priority, greatest_stream_priority, least_stream_priority);
+      break;
+    default: return set_error(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+// Managed memory is visible to every stream on a CPU: attaching only checks.
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr, size_t length, unsigned int flags) {
+  (void)length;
+  if (devPtr == nullptr || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle)) {
+    return set_error(cudaErrorInvalidValue);
+  }
+  return set_error(check_host_stream(stream));
 }
 
 cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {

@@ -15,7 +15,8 @@
 #     --jobs N          build and run N samples at once (default nproc)
 #     --table FILE      also write the table as Markdown to FILE
 #     --timeout S       seconds one sample may run (default 300)
-#     --if-present      exit 0, saying so, when the corpus is not there (CI)
+#     --if-present      exit 77 (CTest's skip), saying so, when the corpus is
+#                       not there: CI cannot fetch it
 # Exit status: 0 when every sample whose expectation is 'pass' passed.
 # Logs: <corpus>/build/<sample>/{build.log,run.log}.
 set -uo pipefail
@@ -131,7 +132,7 @@ if [[ -n $fetch_from ]]; then
 fi
 if [[ ! -d $src/Samples ]]; then
   msg="run-corpus: no $name sources in $src (fetch github:NVIDIA/cuda-samples, then run with --fetch <its git dir>)"
-  if $if_present; then echo "$msg; skipped"; exit 0; fi
+  if $if_present; then echo "$msg; skipped"; exit 77; fi
   echo "$msg" >&2; exit 2
 fi
 [[ -f $src/.cusim-commit && $(cat "$src/.cusim-commit") != "$commit" ]] &&

@@ -73,6 +73,11 @@ void* dynamic_shared();
 template <class T>
 struct dynamic_shared_array {
   operator T*() const { return static_cast<T*>(dynamic_shared()); }
+  // `(U*)smem`, as cuda-samples' SharedMemory<T> reinterprets an int array.
+  template <class U>
+  explicit operator U*() const {
+    return static_cast<U*>(dynamic_shared());
+  }
   T& operator[](std::ptrdiff_t i) const { return static_cast<T*>(dynamic_shared())[i]; }
 };
 

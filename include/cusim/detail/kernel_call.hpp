@@ -90,17 +90,19 @@ struct kernel_call {
   void (*function)(Params...);
   arguments_type arguments;
 
-  // Calls the function through the signature the ABI gives it; each
-  // parameter is the thread's own copy.
+  static void run_thread(const void* self) {
+    call_with_arguments(*static_cast<const kernel_call*>(self), std::index_sequence_for<Params...>{});
+  }
+  // Calls the function through the signature the ABI gives it (clang's
+  // -fsanitize=function would call that a mismatch); each parameter is the
+  // thread's own copy.
+  template <std::size_t... I>
 #if defined(__clang__)
   __attribute__((no_sanitize("function")))
 #endif
-  static void run_thread(const void* self) {
-    const auto* call = static_cast<const kernel_call*>(self);
-    const auto function = reinterpret_cast<void (*)(abi_parameter<Params>...)>(call->function);
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      function(thread_argument<Params>(std::get<I>(call->arguments))...);
-    }(std::index_sequence_for<Params...>{});
+  static void call_with_arguments(const kernel_call& call, std::index_sequence<I...>) {
+    const auto function = reinterpret_cast<void (*)(abi_parameter<Params>...)>(call.function);
+    function(thread_argument<Params>(std::get<I>(call.arguments))...);
   }
   static std::size_t pointer_arguments(const void* self, const void** out, std::size_t capacity) {
     const auto* call = static_cast<const kernel_call*>(self);
