@@ -323,6 +323,10 @@ inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t
   if (pLogBuffer != nullptr && bufferSize > 0) pLogBuffer[0] = '\0';
   return cudaGraphInstantiate(pGraphExec, graph, 0);
 }
+// cudaEventCreate with flags: a C++ overload of CUDA's cuda_runtime.h.
+inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags) {
+  return cudaEventCreateWithFlags(event, flags);
+}
 // And cudaGraphExecUpdate's CUDA 11 form.
 inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphNode_t* hErrorNode_out,
                                        cudaGraphExecUpdateResult* updateResult_out) {

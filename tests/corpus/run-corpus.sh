@@ -85,6 +85,12 @@ directories_of() {
     grep -vE '^$|^\$|^(PRIVATE|PUBLIC|INTERFACE|SYSTEM|BEFORE|AFTER)$' | grep -vxF "$(basename "$1")"
 }
 
+# One line of text as a table cell: ASCII ('...' for other characters), no
+# '|' or '\', at most 160 characters.
+table_cell() {
+  LC_ALL=C sed 's/\xe2\x80[\x98\x99]/'"'"'/g; s/[^[:print:]]//g; s/[|\\]/\//g' | cut -c1-160
+}
+
 # Builds and runs one sample; prints "sample|build|result|seconds|note".
 run_one() {
   local line=$1 dir args signal expect sample_dir work start status=pass note=""
@@ -101,7 +107,7 @@ run_one() {
   for f in $(sources_of "$sample_dir"); do files+=("$sample_dir/$f"); done
   start=$(date +%s)
   if ! "$cusim_cc" "${flags[@]}" "${files[@]}" -o "$work/app" >"$work/build.log" 2>&1; then
-    note=$(grep -m1 -E 'error|Error' "$work/build.log" | sed "s#$src/##g; s/|/\\\\|/g" | cut -c1-160)
+    note=$(grep -m1 -E 'error|Error' "$work/build.log" | sed "s#$src/##g" | table_cell)
     echo "$dir|no|fail|$(($(date +%s) - start))|$note"
     return
   fi
@@ -112,17 +118,17 @@ run_one() {
   if ((rc == 124)); then
     status=fail; note="ran past ${timeout_s} s"
   elif ((rc != 0)); then
-    status=fail; note="exit status $rc: $(grep -m1 -iE 'error|fail|abort' "$work/run.log" | cut -c1-140)"
+    status=fail; note="exit status $rc: $(grep -m1 -iE 'error|fail|abort' "$work/run.log" | table_cell)"
   # A device assertion's message ("Assertion `...` failed.") is output that
   # simpleAssert expects; a failed assertion elsewhere also fails the run.
   elif failure=$(grep -E 'FAIL|[^a-z]failed|[Mm]ismatch' "$work/run.log" | grep -vE "$signal|Assertion .* failed" |
                    head -1) &&
        [[ -n $failure ]]; then
-    status=fail; note="output: $(cut -c1-140 <<<"$failure")"
+    status=fail; note="output: $(table_cell <<<"$failure")"
   elif [[ $signal != exit ]] && ! grep -qE "$signal" "$work/run.log"; then
     status=fail; note="no '$signal' in the output"
   fi
-  echo "$dir|yes|$status|$(($(date +%s) - start))|${note//|/\\|}"
+  echo "$dir|yes|$status|$(($(date +%s) - start))|$note"
 }
 
 if [[ -n ${one:-} ]]; then run_one "$one"; exit 0; fi

@@ -1,8 +1,9 @@
 // Runtime calls cuda-samples make beyond cusim's first API (issue 32): graph
 // memcpy and memory nodes, graph clone/update/upload, captured pageable
 // copies and stream-ordered allocations, stream attributes, managed-memory
-// hints, the P2P query, and the CUDA 11 forms of cudaGraphInstantiate and
-// cudaGraphExecUpdate that CUDA's C++ header keeps.
+// hints, the P2P query, and the C++ forms CUDA's cuda_runtime.h adds
+// (cudaEventCreate with flags; CUDA 11's cudaGraphInstantiate and
+// cudaGraphExecUpdate).
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <cstdio>
@@ -144,6 +145,9 @@ int main() {
   expect(cudaMemAdvise(managed, 4096, cudaMemAdviseSetPreferredLocation, device) == cudaSuccess, "advise");
   expect(cudaMemPrefetchAsync(managed, 4096, device, 0, stream) == cudaSuccess, "prefetch");
   expect(cudaStreamAttachMemAsync(stream, managed) == cudaSuccess, "attach");
+  cudaEvent_t event;
+  expect(cudaEventCreate(&event, cudaEventDisableTiming) == cudaSuccess, "cudaEventCreate with flags");
+  cudaEventDestroy(event);
   int p2p = -1;
   expect(cudaDeviceGetP2PAttribute(&p2p, cudaDevP2PAttrAccessSupported, 0, 0) == cudaErrorInvalidDevice,
          "a device is not its own peer");
