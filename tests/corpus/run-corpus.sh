@@ -161,9 +161,12 @@ report="| sample | builds | passes | seconds | expected | note |
 |---|---|---|---|---|---|"
 while IFS='|' read -r dir b r secs note; do
   expect=$(expect_of "$dir")
-  ((total++)); [[ $b == yes ]] && ((built++)); [[ $r == pass ]] && ((passed++))
+  total=$((total + 1))
+  [[ $b == yes ]] && built=$((built + 1))
+  [[ $r == pass ]] && passed=$((passed + 1))
   if [[ $expect == pass ]]; then
-    ((expected++)); [[ $r == pass ]] && ((expected_passed++)) || ((unexpected++))
+    expected=$((expected + 1))
+    if [[ $r == pass ]]; then expected_passed=$((expected_passed + 1)); else unexpected=$((unexpected + 1)); fi
   fi
   report+=$'\n'"| $dir | $b | $r | $secs | $expect | $note |"
 done <<<"$results"
