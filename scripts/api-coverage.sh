@@ -19,7 +19,7 @@ intrinsics() {
       sed 's/($//'
     # The atomics are overload sets written by a macro: CUSIM_ATOMIC_(atomicAdd, ...).
     grep -hoE "CUSIM_ATOMIC_[A-Z_]*\((atomic[A-Z][A-Za-z]*)" include/cusim/detail/atomic_functions.hpp | sed 's/.*(//'
-  } | grep -vE "^__(attribute__|builtin_.*|has_feature|half|half2|half_raw|half2_raw|launch_bounds__)$" | sort -u
+  } | grep -vE "^__(attribute__|builtin_.*|atomic_.*|has_feature|half|half2|half_raw|half2_raw|launch_bounds__)$" | sort -u
 }
 as_list() { sed 's/.*/`&`/' | paste -sd ' ' | sed 's/ /, /g'; }
 

@@ -1,23 +1,17 @@
 # Differential tests (tests/differential.txt): each program's cusim build
 # against the output its nvcc build gave on a GPU (tests/golden/<name>.txt),
-# through cusim-diff; a test whose golden is missing is skipped. With
-# CUSIM_WITH_CUDA (on when nvcc is found) every listed source is also built
-# with nvcc for sm_90 (target cusim_gpu_builds; the test
-# differential.gpu_builds builds it), so that a machine without a GPU still
-# checks that the GPU side compiles and links.
-find_program(CUSIM_NVCC nvcc PATHS /usr/local/cuda/bin)
-if(CUSIM_NVCC)
-  option(CUSIM_WITH_CUDA "Build the differential tests' programs with nvcc too" ON)
-else()
-  option(CUSIM_WITH_CUDA "Build the differential tests' programs with nvcc too" OFF)
-endif()
+# through cusim-diff; a test whose golden is missing is skipped. Where nvcc
+# is installed, the nvcc.build.* tests (tests/toolchain/) build every listed
+# source for sm_90 with the flags below, so that a machine without a GPU
+# still checks that the GPU side compiles and links.
 
-# nvcc's options for `source`: relocatable device code for kernels that
-# launch kernels, and the file's own "// FLAGS:" lines (the same rules as
+# nvcc's options for `source` (relative to the project): relocatable device
+# code for kernels that launch kernels (and the report's tests, which count
+# child grids), and the file's own "// FLAGS:" lines (the same rules as
 # scripts/record-gpu-goldens.sh).
 function(_cusim_nvcc_flags source out)
   set(flags -arch=sm_90 -I${PROJECT_SOURCE_DIR}/samples)
-  if(source MATCHES "/dp/|-dp-")
+  if(source MATCHES "/dp/|/semantics/report/|-dp-")
     list(APPEND flags -rdc=true -lcudadevrt)
   endif()
   file(STRINGS ${PROJECT_SOURCE_DIR}/${source} annotations REGEX "^// FLAGS: ")
@@ -30,7 +24,6 @@ function(_cusim_nvcc_flags source out)
 endfunction()
 
 file(STRINGS ${PROJECT_SOURCE_DIR}/tests/differential.txt _entries REGEX "^[^#]")
-set(_gpu_programs)
 foreach(entry IN LISTS _entries)
   separate_arguments(fields UNIX_COMMAND "${entry}")
   list(POP_FRONT fields name target source)
@@ -69,25 +62,7 @@ foreach(entry IN LISTS _entries)
       set_tests_properties(diff.${name} PROPERTIES WILL_FAIL TRUE LABELS "differential;quick;known-difference")
     endif()
   endif()
-
-  set(gpu_program ${CMAKE_BINARY_DIR}/gpu/${target})
-  if(CUSIM_WITH_CUDA AND NOT gpu_program IN_LIST _gpu_programs)
-    _cusim_nvcc_flags(${source} flags)
-    add_custom_command(OUTPUT ${gpu_program}
-      COMMAND ${CUSIM_NVCC} ${flags} -o ${gpu_program} ${PROJECT_SOURCE_DIR}/${source}
-      DEPENDS ${PROJECT_SOURCE_DIR}/${source}
-      COMMENT "nvcc ${source}" VERBATIM)
-    list(APPEND _gpu_programs ${gpu_program})
-  endif()
 endforeach()
-
-if(CUSIM_WITH_CUDA)
-  file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/gpu)
-  add_custom_target(cusim_gpu_builds DEPENDS ${_gpu_programs})
-  add_test(NAME differential.gpu_builds
-    COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target cusim_gpu_builds)
-  set_tests_properties(differential.gpu_builds PROPERTIES LABELS "differential;slow" TIMEOUT 3000)
-endif()
 
 # cusim-diff itself, against a golden written by hand (tests/data/cusim-diff).
 set(_example ${PROJECT_SOURCE_DIR}/tests/data/cusim-diff/example.txt)

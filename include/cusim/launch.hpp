@@ -7,7 +7,6 @@
 // configuration is reported through cudaGetLastError(), as with <<<>>>.
 #pragma once
 #include <cstddef>
-#include <memory>
 #include <tuple>
 #include <utility>
 
@@ -29,10 +28,9 @@ class kernel_launcher {
     // nvcc's launch stub takes them; the kernel gets their bytes. These host
     // copies are destroyed once the launch is queued, as the stub's are.
     const std::tuple<std::decay_t<Params>...> host_copies(std::forward<Args>(args)...);
-    auto call = std::make_shared<const call_type>(call_type{
-        kernel_, std::apply([](const auto&... value) { return typename call_type::arguments_type(
-                                                            detail::store_parameter<Params>(value)...); },
-                            host_copies)});
+    auto call = call_type::make(kernel_, std::apply([](const auto&... value) {
+      return typename call_type::arguments_type(detail::store_parameter<Params>(value)...);
+    }, host_copies));
     return detail::launch_kernel(shape_, call_type::invocation(std::move(call), name_));
   }
 

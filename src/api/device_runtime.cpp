@@ -99,7 +99,7 @@ cudaError_t check_child_arguments(const kernel_invocation& invocation, const lau
 
 namespace {
 
-struct memory_operation {
+struct memory_operation : shared_call {
   void* dst;
   const void* src;  // null for a set
   int value;
@@ -107,13 +107,15 @@ struct memory_operation {
 };
 
 void run_memory_operation(const void* call) {
-  const auto& op = *static_cast<const memory_operation*>(call);
+  const auto& op = *static_cast<const memory_operation*>(static_cast<const shared_call*>(call));
   if (op.src != nullptr) {
     std::memmove(op.dst, op.src, op.count);
   } else {
     std::memset(op.dst, op.value, op.count);
   }
 }
+
+void destroy_memory_operation(const shared_call* self) { delete static_cast<const memory_operation*>(self); }
 
 // What identifies the two operations to the kernel registry.
 const char copy_identity = 0, set_identity = 0;
@@ -137,7 +139,7 @@ cudaError_t enqueue_device_memory_operation(void* dst, const void* src, int valu
   }
   // A one-thread grid in the block's sequence keeps it in order with the
   // block's launches.
-  auto op = std::make_shared<const memory_operation>(memory_operation{dst, src, value, count});
+  call_reference op(new memory_operation{{1, &destroy_memory_operation}, dst, src, value, count});
   return launch_kernel({dim3(1), dim3(1), 0, stream},
                        {&run_memory_operation, std::move(op), copy ? &copy_identity : &set_identity,
                         copy ? "cudaMemcpyAsync" : "cudaMemsetAsync"});

@@ -33,10 +33,11 @@ std::size_t align_up(std::size_t value, std::size_t alignment) {
 
 unsigned int site_id(shared_site& site) {
   static std::atomic<unsigned int> next_id{1};
-  unsigned int id = site.id.load(std::memory_order_acquire);
+  std::atomic_ref<unsigned int> site_id(site.id);
+  unsigned int id = site_id.load(std::memory_order_acquire);
   if (id != 0) return id;
   unsigned int fresh = next_id.fetch_add(1, std::memory_order_relaxed);
-  return site.id.compare_exchange_strong(id, fresh, std::memory_order_acq_rel) ? fresh : id;
+  return site_id.compare_exchange_strong(id, fresh, std::memory_order_acq_rel) ? fresh : id;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cusim/detail/device_api.hpp>
 #include <cusim/detail/progress.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -142,6 +143,11 @@ void* shared_slot(shared_site& site) {
   grid.kernel().note_static_shared(block.static_shared_bytes() + site.size);
   grid.abort(cudaErrorInvalidValue);
   w.abandon_thread();
+}
+
+long long monotonic_nanoseconds() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 void* dynamic_shared() {

@@ -51,7 +51,10 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
     idle_ = fiber_queue{};
     fibers_.clear();
   }
-  if (settings.arena_capacity != settings_.arena_capacity) block_pool_.clear();
+  if (settings.arena_capacity != settings_.arena_capacity) {
+    block_pool_.clear();
+    spare_blocks_.clear();
+  }
   settings_ = settings;
   grid_ = &grid;
   grid_barrier_.arrived = 0;
@@ -126,11 +129,9 @@ void worker::admit_cluster(grid_job& grid, std::uint64_t cluster) {
 
 block_state& worker::admit_block(grid_job& grid, std::uint64_t linear) {
   block_state* block = nullptr;
-  auto spare = std::find_if(block_pool_.begin(), block_pool_.end(), [&](const auto& b) {
-    return std::find(resident_.begin(), resident_.end(), b.get()) == resident_.end();
-  });
-  if (spare != block_pool_.end()) {
-    block = spare->get();
+  if (!spare_blocks_.empty()) {
+    block = spare_blocks_.back();
+    spare_blocks_.pop_back();
   } else {
     block_pool_.push_back(std::make_unique<block_state>(settings_.arena_capacity));
     block = block_pool_.back().get();
@@ -207,6 +208,7 @@ void worker::finish_block_now(block_state& block) {
 void worker::leave_resident(block_state& block) {
   block.retire_shared_memory();
   resident_.erase(std::find(resident_.begin(), resident_.end(), &block));
+  spare_blocks_.push_back(&block);
   grid_job& grid = block.grid();
   grid.add_activity(block.activity());
   if (trace::enabled) trace::block(grid, block.linear_index(), block.trace_started, trace::now());
@@ -228,6 +230,7 @@ void worker::reclaim_aborted_blocks() {
     block->cluster = nullptr;
     block->launched.clear();  // an aborted grid's children never start
     block->children = nullptr;
+    spare_blocks_.push_back(block);
   }
   resident_.clear();
   clusters_.clear();

@@ -199,6 +199,10 @@ class worker {
   std::vector<std::unique_ptr<fiber>> fibers_;
   std::vector<std::unique_ptr<block_state>> block_pool_;
   std::vector<block_state*> resident_;
+  // The pool's blocks that are not resident, ready for the next admitted
+  // block: a chain of nested child grids keeps thousands resident, and
+  // searching the pool for a free one made admitting them quadratic.
+  std::vector<block_state*> spare_blocks_;
   std::vector<std::unique_ptr<cluster_state>> clusters_;  // running
   std::vector<std::unique_ptr<launch_sequence>> sequences_;  // running child grids, oldest first
   grid_job* grid_ = nullptr;  // the grid run() was given (host-launched)

@@ -10,6 +10,11 @@
 //
 // Elsewhere every function here is an empty inline and `redzone` is 0.
 #pragma once
+// Sources that include this header are compiled once per checking runtime;
+// the others once for all (CUSIM_CHECKED_SOURCES, src/CMakeLists.txt).
+#ifdef CUSIM_CHECK_INDEPENDENT
+#error "this source includes a header that differs in the checking runtimes: list it in CUSIM_CHECKED_SOURCES (src/CMakeLists.txt)"
+#endif
 #include <cstddef>
 
 #include <cusim/detail/config.hpp>

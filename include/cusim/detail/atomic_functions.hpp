@@ -10,28 +10,22 @@
 // block reading what the others wrote) as synchronised, not as races. Code
 // that needs a fence it lacks is not caught this way (docs/design.md).
 #pragma once
-#include <atomic>
-#include <type_traits>
-
+#include <cusim/detail/atomic_cell.hpp>
 #include <cusim/detail/progress.hpp>
 
 namespace cusim::detail {
 
 template <class T>
-std::atomic_ref<T> atomic_at(T* address) {
-  return std::atomic_ref<T>(*address);
+atomic_cell<T> atomic_at(T* address) {
+  return atomic_cell<T>(*address);
 }
 
 // Applies `update(old)` atomically and returns the old value: the general
-// form for the atomics that have no single std::atomic operation.
+// form for the atomics that have no single atomic instruction.
 template <class T, class F>
 T atomic_update(T* address, F update) {
   note_progress_point();
-  auto ref = atomic_at(address);
-  T old = ref.load(std::memory_order_acquire);
-  while (!ref.compare_exchange_weak(old, update(old), std::memory_order_acq_rel)) {
-  }
-  return old;
+  return atomic_at(address).update(update, atomic_order);
 }
 
 // Applies `operation` to the atomic reference at a progress point; returns
@@ -41,24 +35,23 @@ T atomic_apply(T* address, F operation) {
   note_progress_point();
   return operation(atomic_at(address));
 }
-inline constexpr std::memory_order atomic_order = std::memory_order_acq_rel;
 
 }  // namespace cusim::detail
 
 // CUDA declares its atomics as plain overloads, one per type, not as
 // templates: the pointer picks the overload and the value converts to its
 // type, so atomicAdd(unsigned*, 1) and atomicExch(int*, 0u) compile as they
-// do with nvcc. Each is `operation` on `ref` (the std::atomic_ref) and `value`.
+// do with nvcc. Each is `operation` on `ref` (the atomic_cell) and `value`.
 #define CUSIM_ATOMIC_(name, T, ...)                                                          \
   inline T name(T* address, T value) {                                                       \
     using cusim::detail::atomic_order;                                                       \
-    return cusim::detail::atomic_apply(address, [value](std::atomic_ref<T> ref) { return __VA_ARGS__; }); \
+    return cusim::detail::atomic_apply(address, [value](cusim::detail::atomic_cell<T> ref) { return __VA_ARGS__; }); \
   }
 #define CUSIM_ATOMIC_INTEGERS_(name, ...)              \
   CUSIM_ATOMIC_(name, int, __VA_ARGS__)                \
   CUSIM_ATOMIC_(name, unsigned int, __VA_ARGS__)       \
   CUSIM_ATOMIC_(name, unsigned long long, __VA_ARGS__)
-// min and max have no single std::atomic operation: compare and swap.
+// min and max have no single atomic instruction: compare and swap.
 #define CUSIM_ATOMIC_EXTREME_(name, T, better)                                              \
   inline T name(T* address, T value) {                                                      \
     return cusim::detail::atomic_update(address, [value](T old) { return value better old ? value : old; }); \
@@ -90,7 +83,7 @@ CUSIM_ATOMIC_(atomicXor, long long, ref.fetch_xor(value, atomic_order))
 #define CUSIM_ATOMIC_CAS_(T)                                                                            \
   inline T atomicCAS(T* address, T compare, T value) {                                                  \
     const bool swapped = cusim::detail::atomic_at(address).compare_exchange_strong(compare, value,      \
-                                                                                   std::memory_order_acq_rel); \
+                                                                                   cusim::detail::atomic_order); \
     cusim::detail::note_progress_point(swapped ? cusim::detail::progress_kind::atomic                    \
                                                : cusim::detail::progress_kind::failed_swap);           \
     return compare; /* the old value, whether or not the swap happened */                              \

@@ -1,7 +1,6 @@
 // The engine calls device code makes: barriers and shared memory. The CUDA
 // names (__syncthreads, __shared__ via cusim-cc) are thin wrappers over these.
 #pragma once
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -53,12 +52,16 @@ struct shared_site {
   const char* name;
   const char* file;
   int line;
-  std::atomic<unsigned int> id{0};
+  unsigned int id = 0;  // accessed atomically (an atomic member would need <atomic>: atomic_cell.hpp)
 };
 
 // The running block's storage for `site`, allocated in the block's arena on
 // the first use by any of its threads. Every live block gets its own.
 void* shared_slot(shared_site& site);
+
+// A steady clock in nanoseconds, for clock64() (without <chrono> in every
+// .cu file: atomic_cell.hpp says why).
+long long monotonic_nanoseconds();
 
 // The running block's dynamic (extern __shared__) memory, as sized at launch.
 void* dynamic_shared();

@@ -2,8 +2,6 @@
 // barriers, memory fences, sleeps, clocks, cache-hinted loads and stores;
 // atomics are in atomic_functions.hpp.
 #pragma once
-#include <atomic>
-#include <chrono>
 #include <climits>
 #include <type_traits>
 
@@ -31,7 +29,7 @@ inline int __syncthreads_or(int predicate, const char* file = __builtin_FILE(), 
 // Fences are full fences; a loop of them is how some code waits for a flag,
 // so they are progress points too.
 inline void __threadfence_block() {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
   cusim::detail::note_progress_point(cusim::detail::progress_kind::fence);
 }
 inline void __threadfence() { __threadfence_block(); }
@@ -50,11 +48,7 @@ inline void __threadfence_system() { __threadfence_block(); }
 // A thread that sleeps waits for others: let them run.
 inline void __nanosleep(unsigned int) { cusim::detail::spin_point(); }
 
-inline long long clock64() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+inline long long clock64() { return cusim::detail::monotonic_nanoseconds(); }
 
 // Loads and stores with cache hints: plain loads and stores on a CPU.
 template <class T>

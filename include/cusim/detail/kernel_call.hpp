@@ -4,7 +4,6 @@
 #pragma once
 #include <cstddef>
 #include <cstring>
-#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -14,9 +13,44 @@
 
 namespace cusim::detail {
 
+// The start of every kernel_call: how many launches (a queued launch, a
+// graph's kernel node and the execs made from it) share its arguments, and
+// how to delete it. A shared_ptr would do, but <memory> brings <ostream>
+// into every .cu file (atomic_cell.hpp says why that matters).
+struct shared_call {
+  mutable unsigned long references;
+  void (*destroy)(const shared_call* self);
+};
+
+// A counted reference to a shared_call.
+class call_reference {
+ public:
+  call_reference() = default;
+  explicit call_reference(const shared_call* call) : call_(call) {}  // adopts the reference the call was made with
+  call_reference(const call_reference& other) : call_(other.call_) { retain(); }
+  call_reference(call_reference&& other) noexcept : call_(other.call_) { other.call_ = nullptr; }
+  call_reference& operator=(call_reference other) noexcept {
+    const shared_call* held = call_;
+    call_ = other.call_;
+    other.call_ = held;
+    return *this;
+  }
+  ~call_reference() {
+    if (call_ != nullptr && __atomic_sub_fetch(&call_->references, 1, __ATOMIC_ACQ_REL) == 0) call_->destroy(call_);
+  }
+  const void* get() const { return call_; }
+  explicit operator bool() const { return call_ != nullptr; }
+
+ private:
+  void retain() const {
+    if (call_ != nullptr) __atomic_add_fetch(&call_->references, 1, __ATOMIC_RELAXED);
+  }
+  const shared_call* call_ = nullptr;
+};
+
 struct kernel_invocation {
   void (*run_thread)(const void* call);  // calls the kernel once with the copied arguments
-  std::shared_ptr<const void> call;      // owns the function pointer and arguments
+  call_reference call;                   // owns the function pointer and arguments
   const void* function;                  // identifies the kernel (cudaFuncSetAttribute)
   const char* name;                      // for reports; may be null
   // Writes the value of each argument of pointer type (nullptr for the
@@ -60,7 +94,7 @@ template <class T>
 stored_parameter<T> store_parameter(const std::decay_t<T>& value) {
   if constexpr (passed_by_address<T>) {
     parameter_bytes<T> image;
-    std::memcpy(image.bytes, static_cast<const void*>(std::addressof(value)), sizeof(T));
+    std::memcpy(image.bytes, static_cast<const void*>(__builtin_addressof(value)), sizeof(T));
     return image;
   } else {
     return value;
@@ -85,14 +119,21 @@ decltype(auto) thread_argument(const stored_parameter<T>& stored) {
 }
 
 template <class... Params>
-struct kernel_call {
+struct kernel_call : shared_call {
   using arguments_type = std::tuple<stored_parameter<Params>...>;
   void (*function)(Params...);
   arguments_type arguments;
 
-  static void run_thread(const void* self) {
-    call_with_arguments(*static_cast<const kernel_call*>(self), std::index_sequence_for<Params...>{});
+  // A new call holding the arguments, referenced once.
+  static call_reference make(void (*function)(Params...), arguments_type arguments) {
+    return call_reference(new kernel_call{{1, &destroy_call}, function, static_cast<arguments_type&&>(arguments)});
   }
+  static void destroy_call(const shared_call* self) { delete of(self); }
+  static const kernel_call* of(const void* self) {
+    return static_cast<const kernel_call*>(static_cast<const shared_call*>(self));
+  }
+
+  static void run_thread(const void* self) { call_with_arguments(*of(self), std::index_sequence_for<Params...>{}); }
   // Calls the function through the signature the ABI gives it (clang's
   // -fsanitize=function would call that a mismatch); each parameter is the
   // thread's own copy.
@@ -105,15 +146,15 @@ struct kernel_call {
     function(thread_argument<Params>(std::get<I>(call.arguments))...);
   }
   static std::size_t pointer_arguments(const void* self, const void** out, std::size_t capacity) {
-    const auto* call = static_cast<const kernel_call*>(self);
+    const kernel_call* call = of(self);
     std::size_t i = 0;
     std::apply([&](const auto&... value) { ((i < capacity ? (out[i++] = pointer_or_null(value)) : nullptr), ...); },
                call->arguments);
     return sizeof...(Params);
   }
-  static kernel_invocation invocation(std::shared_ptr<const kernel_call> call, const char* name) {
-    const void* function = reinterpret_cast<const void*>(call->function);
-    return {&run_thread, std::move(call), function, name, &pointer_arguments};
+  static kernel_invocation invocation(call_reference call, const char* name) {
+    const void* function = reinterpret_cast<const void*>(of(call.get())->function);
+    return {&run_thread, static_cast<call_reference&&>(call), function, name, &pointer_arguments};
   }
 };
 
@@ -142,8 +183,7 @@ cudaError_t launch_from_argument_array(void (*kernel)(Params...), const launch_s
   auto copy = [&]<std::size_t... I>(std::index_sequence<I...>) {
     return typename call_type::arguments_type(store_parameter<Params>(*static_cast<std::decay_t<Params>*>(args[I]))...);
   };
-  auto call = std::make_shared<const call_type>(call_type{kernel, copy(std::index_sequence_for<Params...>{})});
-  return launch_kernel(shape, call_type::invocation(std::move(call), name));
+  return launch_kernel(shape, call_type::invocation(call_type::make(kernel, copy(std::index_sequence_for<Params...>{})), name));
 }
 
 // Kernels by address, for launches that pass a kernel as `const void*`
