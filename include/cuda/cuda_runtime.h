@@ -57,10 +57,13 @@
 #endif
 #define __host__
 #ifndef __CUSIM_CC__
-#define __constant__  // cusim-cc makes __constant__ read-only in kernels; the C++ API cannot
+#define __constant__  // plain globals here; cusim-cc also registers them (__isConstant)
+// cusim-cc's rewriter spells __noinline__ out where it is a specifier, and
+// leaves libstdc++'s __attribute__((__noinline__)) alone, which this macro
+// breaks: code that includes <memory> after this header must go through cusim-cc.
+#define __noinline__ __attribute__((noinline))
 #endif
 #define __managed__
-#define __noinline__ __attribute__((noinline))
 #define __forceinline__ inline __attribute__((always_inline))
 #ifndef __CUSIM_CC__
 #define __launch_bounds__(...)

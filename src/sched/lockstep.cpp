@@ -146,9 +146,11 @@ unsigned int lanes_behind(const thread_context& t, const lane_state& me, unsigne
 
 // The watchdog's delay (sched/watchdog.hpp): a GPU's display watchdog too
 // stops a kernel that runs too long, hung or not.
-std::chrono::seconds hang_limit() {
-  static const std::int64_t seconds = env_nonnegative("CUSIM_WATCHDOG", env_nonnegative("CUSIM_STALL_SECONDS", 60));
-  return std::chrono::seconds(seconds);
+std::chrono::milliseconds hang_limit() {
+  using std::chrono::seconds;
+  static const std::chrono::milliseconds limit =
+      env_seconds("CUSIM_WATCHDOG", env_seconds("CUSIM_STALL_SECONDS", seconds(60)));
+  return limit;
 }
 
 // Where a lane is, as a line of the program's own code: its innermost frame
@@ -211,13 +213,13 @@ std::string describe_warp(const thread_context& t, unsigned int running) {
   (void)me;
   worker& w = *worker::current();
   w.fail_grid(fmt::format(
-                  "in warp {}, lanes have waited {:.0f} s for others: {}. In lockstep warp mode, as on a GPU without "
+                  "in warp {}, lanes have waited {} for others: {}. In lockstep warp mode, as on a GPU without "
                   "independent thread scheduling (before Volta), a warp runs one path at a time and the lanes ahead "
                   "wait where the paths meet: lanes that wait for a lane of their warp that is ahead of them (for a "
                   "lock it took before it left the loop, for a flag it sets further on) wait for ever. With "
                   "independent thread scheduling (sm_70 and later, cusim's default warp mode) lanes of a warp need "
                   "not wait for one another.",
-                  t.linear_tid / lanes, std::chrono::duration<double>(waited).count(), describe_warp(t, running)),
+                  t.linear_tid / lanes, seconds_text(waited), describe_warp(t, running)),
               cudaErrorLaunchTimeout);
   w.abandon_thread();
 }

@@ -10,14 +10,10 @@
 
 namespace cusim::detail {
 
-namespace {
-
-std::chrono::seconds delay() {
-  static const std::int64_t seconds = env_nonnegative("CUSIM_PROGRESS", 2);
-  return std::chrono::seconds(seconds);
+std::chrono::milliseconds progress_line::delay() {
+  static const std::chrono::milliseconds delay = env_seconds("CUSIM_PROGRESS", std::chrono::seconds(2));
+  return delay;
 }
-
-}  // namespace
 
 bool progress_line::wanted() {
   static const bool wanted = delay().count() > 0 && platform::stderr_is_terminal();
@@ -42,11 +38,11 @@ void progress_line::update(const grid_job& grid, std::chrono::steady_clock::time
   const std::uint64_t total = grid.block_count();
   const double seconds = std::chrono::duration<double>(now - started_).count();
   const double rate = done / seconds;
-  const auto idle = std::chrono::duration_cast<std::chrono::seconds>(now - last_finish_);
+  const auto idle = now - last_finish_;
   const std::string left =
       !watchdog_on && idle >= 2 * delay()
-          ? fmt::format("; none finished for {} s (CUSIM_WATCHDOG=10 reports what a stalled kernel waits for)",
-                        idle.count())
+          ? fmt::format("; none finished for {} (CUSIM_WATCHDOG=10 reports what a stalled kernel waits for)",
+                        seconds_text(idle))
       : done == 0 ? std::string("")
                   : fmt::format(", about {:.0f} s left", double(total - done) / rate);
   // \r and "erase line" (ESC [ K): the line is rewritten in place.

@@ -17,6 +17,8 @@ class progress_line {
  public:
   // Whether progress lines are shown at all in this process.
   static bool wanted();
+  // How long a grid runs before the line appears (CUSIM_PROGRESS seconds).
+  static std::chrono::milliseconds delay();
 
   // A new grid starts now (nullptr: none runs; clears a line shown).
   void watch(const grid_job* grid, std::chrono::steady_clock::time_point now);

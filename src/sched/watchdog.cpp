@@ -1,5 +1,7 @@
 #include "sched/watchdog.hpp"
 
+#include <algorithm>
+
 #include "platform/console.hpp"
 #include "sched/schedule.hpp"
 #include "support/diagnostics.hpp"
@@ -9,13 +11,25 @@ namespace cusim::detail {
 
 namespace {
 
-std::chrono::seconds configured_limit() {
+std::chrono::milliseconds configured_limit() {
   // Off by default when stderr is a terminal: someone is watching, and the
   // progress line says when no block finishes. On (60 s) in tests and CI.
   // CUSIM_STALL_SECONDS is the setting's earlier name.
-  static const std::int64_t seconds =
-      env_nonnegative("CUSIM_WATCHDOG", env_nonnegative("CUSIM_STALL_SECONDS", platform::stderr_is_terminal() ? 0 : 60));
-  return std::chrono::seconds(seconds);
+  using std::chrono::seconds;
+  static const std::chrono::milliseconds limit = env_seconds(
+      "CUSIM_WATCHDOG", env_seconds("CUSIM_STALL_SECONDS", platform::stderr_is_terminal() ? seconds(0) : seconds(60)));
+  return limit;
+}
+
+// How often the watchdog looks: every second, or four times within a
+// shorter limit or progress-line delay (tests set a fraction of a second
+// rather than wait).
+std::chrono::milliseconds check_interval(std::chrono::milliseconds limit) {
+  using std::chrono::milliseconds;
+  milliseconds shortest(1000);
+  if (limit.count() > 0) shortest = std::min(shortest, limit);
+  if (progress_line::wanted()) shortest = std::min(shortest, progress_line::delay());
+  return std::clamp(shortest / 4, milliseconds(10), milliseconds(1000));
 }
 
 uint3 thread_index(const grid_job& grid, unsigned int linear) {
@@ -55,7 +69,7 @@ void stall_watchdog::watch(const grid_job* grid) {
 void stall_watchdog::main_loop() {
   std::unique_lock lock(mutex_);
   while (!stopping_) {
-    wake_.wait_for(lock, std::chrono::seconds(1));
+    wake_.wait_for(lock, check_interval(limit_));
     if (stopping_ || grid_ == nullptr) continue;
     const auto now = std::chrono::steady_clock::now();
     if (limit_.count() > 0) {
@@ -85,13 +99,13 @@ void stall_watchdog::check(const grid_job& grid, std::size_t index, sample& s,
     s.exits = exits;
     s.last_exit = now;
   }
-  const auto seconds = [&](auto since) { return std::chrono::duration_cast<std::chrono::seconds>(now - since).count(); };
+  const auto seconds = [&](auto since) { return seconds_text(now - since); };
   const uint3 b = grid.block_index(a.block_linear.load(std::memory_order_relaxed));
   const uint3 t = thread_index(grid, a.thread_linear.load(std::memory_order_relaxed));
   if (now - s.last_switch >= limit_ && !s.reported_running) {
     s.reported_running = true;
     note_schedule_for_replay();
-    report("kernel {}: block ({},{},{}), thread ({},{},{}) has run for {} s without reaching a point where another "
+    report("kernel {}: block ({},{},{}), thread ({},{},{}) has run for {} without reaching a point where another "
            "thread can run (a barrier, a warp collective, an atomic, a fence, __nanosleep). If it waits for another "
            "thread through a plain or volatile variable, that thread cannot run before it yields: put __nanosleep() "
            "or an atomic read in the loop. (A long computation in one thread looks the same; CUSIM_WATCHDOG=seconds "
@@ -100,7 +114,7 @@ void stall_watchdog::check(const grid_job& grid, std::size_t index, sample& s,
   } else if (now - s.last_exit >= limit_ && s.switching_checks >= 2 && !s.reported_spinning) {
     s.reported_spinning = true;
     note_schedule_for_replay();
-    report("kernel {}: no thread of the blocks on worker {} has finished for {} s, though they keep switching (at "
+    report("kernel {}: no thread of the blocks on worker {} has finished for {}, though they keep switching (at "
            "barriers, atomics or sleeps; now block ({},{},{}), thread ({},{},{})): they may wait for something that "
            "nothing will do: another thread that cannot go on, the host (a kernel cannot see what the host does "
            "while the host waits for it, in a synchronous call or with CUDA_LAUNCH_BLOCKING=1), or work that cannot "

@@ -1,9 +1,10 @@
 // The stall watchdog: while a grid runs, an OS thread of its own looks at
-// each worker's activity once a second. A CUDA thread that runs for
-// CUSIM_WATCHDOG (default 60; 0 turns the watchdog off) without any
-// switch, or threads that keep switching while none of them finishes, are
-// reported, once per grid and worker, with what to look for. Nothing is
-// stopped: a long computation looks the same, and cannot be told apart.
+// each worker's activity once a second (more often under a shorter limit).
+// A CUDA thread that runs for CUSIM_WATCHDOG seconds (fractions allowed;
+// default 60; 0 turns the watchdog off) without any switch, or threads that
+// keep switching while none of them finishes, are reported, once per grid
+// and worker, with what to look for. Nothing is stopped: a long computation
+// looks the same, and cannot be told apart.
 // The same thread draws the progress line (progress_line.hpp).
 #pragma once
 #include <chrono>
@@ -41,7 +42,7 @@ class stall_watchdog {
   void check(const grid_job& grid, std::size_t index, sample& s, std::chrono::steady_clock::time_point now);
 
   const std::vector<std::unique_ptr<worker>>& workers_;
-  const std::chrono::seconds limit_;
+  const std::chrono::milliseconds limit_;
   std::mutex mutex_;
   std::condition_variable wake_;
   const grid_job* grid_ = nullptr;

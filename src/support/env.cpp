@@ -1,7 +1,10 @@
 #include "support/env.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
+
+#include <fmt/format.h>
 
 #include "support/diagnostics.hpp"
 
@@ -35,6 +38,25 @@ std::int64_t env_positive(const char* name, std::int64_t fallback) {
 
 std::int64_t env_nonnegative(const char* name, std::int64_t fallback) {
   return env_at_least(name, fallback, 0, "non-negative");
+}
+
+std::chrono::milliseconds env_seconds(const char* name, std::chrono::milliseconds fallback) {
+  auto text = env_string(name);
+  if (!text) return fallback;
+  char* end = nullptr;
+  const double seconds = std::strtod(text->c_str(), &end);
+  if (end != text->c_str() + text->size() || !std::isfinite(seconds) || seconds < 0 || seconds > 1e9) {
+    report("{}='{}' is not a number of seconds (such as 10 or 0.5); using {}", name, *text,
+           seconds_text(fallback));
+    return fallback;
+  }
+  return std::chrono::milliseconds(std::llround(seconds * 1000));
+}
+
+std::string seconds_text(std::chrono::steady_clock::duration d) {
+  const double seconds = std::chrono::duration<double>(d).count();
+  if (seconds >= 1) return fmt::format("{} s", static_cast<long long>(seconds));
+  return fmt::format("{:.2g} s", seconds);
 }
 
 }  // namespace cusim::detail

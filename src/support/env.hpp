@@ -1,5 +1,6 @@
 // Reading cusim's environment variables (CUSIM_WORKERS, CUSIM_DEVICE, ...).
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,5 +15,9 @@ std::optional<std::string> env_string(const char* name);
 std::int64_t env_positive(const char* name, std::int64_t fallback);
 // The same for a setting where 0 is allowed (often: "off").
 std::int64_t env_nonnegative(const char* name, std::int64_t fallback);
+// A duration given in seconds, fractions allowed ("0.25"); 0 is allowed.
+std::chrono::milliseconds env_seconds(const char* name, std::chrono::milliseconds fallback);
+// A duration as reports give it: "3 s", or "0.25 s" under a second.
+std::string seconds_text(std::chrono::steady_clock::duration d);
 
 }  // namespace cusim::detail

@@ -92,6 +92,13 @@ class rewriter {
           rewrite_new();
         } else if (in_device_code() && word == "delete" && last_word_ != "operator" && !after_equals_sign()) {
           rewrite_delete();
+        } else if (word == "__noinline__" && !in_attribute()) {
+          // CUDA's specifier. Not a macro under cusim-cc: libstdc++ writes
+          // __attribute__((__noinline__)), which the macro NVIDIA's headers
+          // once had broke (<memory> included after cuda_runtime.h).
+          out_ += "__attribute__((noinline))";
+          pos_ += word.size();
+          last_word_ = {};
         } else if (word == cluster_marker) {
           take_marker_arguments(cluster_marker, pending_cluster_dims_);
         } else if (word == bounds_marker) {
@@ -409,6 +416,11 @@ class rewriter {
     }
     out_ += array ? "::cusim::detail::device_delete_array() =" : "::cusim::detail::device_delete() =";
     last_word_ = {};
+  }
+  // Inside __attribute__((...)) or [[gnu::...]]: after '(', ',' or ':'.
+  bool in_attribute() const {
+    const std::size_t before = out_.find_last_not_of(" \t\n");
+    return before != std::string::npos && std::strchr("(,:", out_[before]) != nullptr;
   }
   // `= delete` (a deleted function) is not a delete-expression.
   bool after_equals_sign() const {

@@ -1,11 +1,15 @@
 // NVIDIA's header conventions that real programs test (issue 32): include
 // guards (cuda-samples' helper_cuda.h declares checkCudaErrors only under
 // __DRIVER_TYPES_H__, findCudaDevice only under __CUDA_RUNTIME_H__), version
-// macros, and the enumerations of driver_types.h with NVIDIA's values.
+// macros, the enumerations of driver_types.h with NVIDIA's values, and
+// __noinline__ with standard headers included after cuda_runtime.h (GCC's
+// <memory> writes __attribute__((__noinline__)), which a __noinline__ macro
+// breaks: cuda-samples' deviceQuery).
 #include <cuda_runtime.h>
 #include <vector_functions.h>
 #include <cstdio>
 #include <math.h>
+#include <memory>
 
 #if !defined(__DRIVER_TYPES_H__) || !defined(__CUDA_RUNTIME_H__) || !defined(__CUDA_RUNTIME_API_H__) || \
     !defined(__VECTOR_TYPES_H__) || !defined(__VECTOR_FUNCTIONS_H__)
@@ -42,7 +46,10 @@ static_assert(cudaDevP2PAttrAccessSupported == 2 && cudaAccessPropertyPersisting
 // cuda-samples' helper_math.h does: C++20's std::lerp stays out of its way.
 inline __host__ __device__ float lerp(float a, float b, float t) { return a + t * (b - a); }
 
-__global__ void mix(float* out) { out[threadIdx.x] = lerp(0.0f, 8.0f, 0.25f * threadIdx.x); }
+__device__ __noinline__ float quarter(unsigned int i) { return 0.25f * i; }
+__attribute__((__noinline__)) float host_half(float x) { return 0.5f * x; }
+
+__global__ void mix(float* out) { out[threadIdx.x] = lerp(0.0f, 8.0f, quarter(threadIdx.x)); }
 
 int main() {
   int mode = -1;
@@ -54,7 +61,7 @@ int main() {
   ok = ok && check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   ok = ok && out[0] == 0.0f && out[1] == 2.0f && out[3] == 6.0f;
   const float4 v = make_float4(1, 2, 3, 4);
-  ok = ok && v.w == 4.0f;
+  ok = ok && v.w == 4.0f && host_half(*std::make_unique<float>(3.0f)) == 1.5f;
   std::printf("compute mode %d, lerp %.1f %.1f\n%s\n", mode, out[1], out[3], ok ? "PASSED" : "FAILED");
   cudaFree(out);
   return ok ? 0 : 1;

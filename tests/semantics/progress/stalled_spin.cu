@@ -2,12 +2,11 @@
 // nothing in the loop where cusim could switch threads: on a GPU thread 31
 // runs alongside thread 0 and sets the flag; on cusim thread 0 never yields,
 // so the program would hang. The stall watchdog must say so (CTest sets
-// CUSIM_WATCHDOG=1); a host thread then ends the program.
-#include <chrono>
+// CUSIM_WATCHDOG=0.25); a host thread then ends the program.
 #include <cstdio>
-#include <cstdlib>
-#include <thread>
 #include <cuda_runtime.h>
+
+#include "exit_after.hpp"
 
 __global__ void wait_for_flag(volatile int* flag) {
   if (threadIdx.x == 0) {
@@ -17,15 +16,11 @@ __global__ void wait_for_flag(volatile int* flag) {
   if (threadIdx.x == 31) *flag = 1;
 }
 
-int main() {
+int main(int argc, char** argv) {
   int* flag;
   cudaMallocManaged(&flag, sizeof(int));
   *flag = 0;
-  std::thread([] {
-    std::this_thread::sleep_for(std::chrono::seconds(4));
-    std::fflush(stdout);
-    std::_Exit(0);
-  }).detach();
+  exit_after_argument(argc, argv);
   wait_for_flag<<<1, 32>>>(flag);
   cudaDeviceSynchronize();
   std::printf("finished: %d\n", *flag);

@@ -18,6 +18,14 @@ __global__ void until_stopped(int* stop, unsigned long long* blocks_run) {
 
 __global__ void small(int* out) { out[threadIdx.x] = threadIdx.x; }
 
+// Waits until the grid has run `count` blocks: the test waits for progress,
+// not for a time.
+void wait_for_blocks(const unsigned long long* blocks_run, unsigned long long count) {
+  while (__atomic_load_n(blocks_run, __ATOMIC_ACQUIRE) < count) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 long peak_kib() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -39,7 +47,7 @@ int main() {
   std::printf("launch %s\n", cudaGetErrorName(cudaGetLastError()));
 
   // While it runs: a query answers at once, another stream's kernel and copy complete.
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  wait_for_blocks(blocks_run, 2000);
   const auto asked = std::chrono::steady_clock::now();
   const cudaError_t query = cudaStreamQuery(busy);
   const double query_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count();
@@ -52,7 +60,7 @@ int main() {
   cudaMemcpyAsync(back, out, sizeof back, cudaMemcpyDeviceToHost, other);
   std::printf("other stream %s, out[31] = %d\n", cudaGetErrorName(cudaStreamSynchronize(other)), back[31]);
 
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  wait_for_blocks(blocks_run, 50000);
   const long grown = peak_kib() - before;
   std::printf("memory while running bounded (under 64 MiB more): %s\n", grown < 64 * 1024 ? "yes" : "no");
   __atomic_store_n(stop, 1, __ATOMIC_RELEASE);
