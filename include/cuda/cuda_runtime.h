@@ -58,11 +58,11 @@
 #define __host__
 #ifndef __CUSIM_CC__
 #define __constant__  // plain globals here; cusim-cc also registers them (__isConstant)
-// cusim-cc's rewriter spells __noinline__ out where it is a specifier, and
-// leaves libstdc++'s __attribute__((__noinline__)) alone, which this macro
-// breaks: code that includes <memory> after this header must go through cusim-cc.
-#define __noinline__ __attribute__((noinline))
 #endif
+// No __noinline__ macro, as in CUDA 13's headers: libstdc++ writes
+// __attribute__((__noinline__)), which such a macro breaks for every file
+// that includes <memory> after this header (cuda-samples' deviceQuery.cpp).
+// In .cu files cusim-cc's rewriter spells the specifier out.
 #define __managed__
 #define __forceinline__ inline __attribute__((always_inline))
 #ifndef __CUSIM_CC__

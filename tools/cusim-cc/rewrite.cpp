@@ -93,9 +93,8 @@ class rewriter {
         } else if (in_device_code() && word == "delete" && last_word_ != "operator" && !after_equals_sign()) {
           rewrite_delete();
         } else if (word == "__noinline__" && !in_attribute()) {
-          // CUDA's specifier. Not a macro under cusim-cc: libstdc++ writes
-          // __attribute__((__noinline__)), which the macro NVIDIA's headers
-          // once had broke (<memory> included after cuda_runtime.h).
+          // CUDA's specifier, which no header defines (cuda_runtime.h says
+          // why): spelled out here, outside attributes.
           out_ += "__attribute__((noinline))";
           pos_ += word.size();
           last_word_ = {};
