@@ -2,7 +2,7 @@
 // __atomic builtins (GCC and clang; ThreadSanitizer instruments them as
 // atomics). Every .cu file includes cuda_runtime.h, and in C++20 <atomic>
 // brings <mutex>, <system_error> and <string> with it: most of the time a
-// small kernel file took to compile (tests/semantics/compat/header_weight.cu
+// small kernel file took to compile (tests/toolchain/header_weight.cu
 // keeps them out).
 #pragma once
 #include <type_traits>

@@ -39,7 +39,6 @@ class call_reference {
     if (call_ != nullptr && __atomic_sub_fetch(&call_->references, 1, __ATOMIC_ACQ_REL) == 0) call_->destroy(call_);
   }
   const void* get() const { return call_; }
-  explicit operator bool() const { return call_ != nullptr; }
 
  private:
   void retain() const {
