@@ -23,6 +23,9 @@ function(_cusim_nvcc_flags source out)
   set(${out} ${flags} PARENT_SCOPE)
 endfunction()
 
+# A line added to the list makes its test at the next build, not only at the
+# next fresh configure.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/differential.txt)
 file(STRINGS ${PROJECT_SOURCE_DIR}/tests/differential.txt _entries REGEX "^[^#]")
 foreach(entry IN LISTS _entries)
   separate_arguments(fields UNIX_COMMAND "${entry}")
