@@ -22,6 +22,7 @@
 #include <cusim/profile.hpp>
 
 #include "api/errors.hpp"
+#include "api/graph_memory.hpp"
 #include "api/memory.hpp"
 #include "api/streams.hpp"
 #include "support/diagnostics.hpp"
@@ -30,20 +31,8 @@ struct CUgraphNode_st {
   cudaGraphNodeType type;
   std::function<void()> work;  // empty for an empty node
   std::vector<cudaGraphNode_t> dependencies;
+  void* memory = nullptr;  // what an allocation node allocates, or a free node frees
 };
-
-namespace cusim::detail {
-// The memory of a graph's allocation nodes: allocated when the node is added
-// (its address is the node's result) and released when neither the graph
-// nor any executable graph made from it is left.
-struct graph_allocations {
-  std::vector<std::pair<void*, size_t>> blocks;
-  graph_allocations() = default;
-  graph_allocations(const graph_allocations&) = delete;
-  graph_allocations& operator=(const graph_allocations&) = delete;
-  ~graph_allocations();
-};
-}  // namespace cusim::detail
 
 struct CUgraph_st {
   std::vector<std::unique_ptr<CUgraphNode_st>> nodes;  // in the order added: topological
@@ -59,6 +48,8 @@ struct CUgraphExec_st {
   std::vector<cudaGraphNodeType> types;
   std::vector<std::function<void()>> works;
   std::shared_ptr<cusim::detail::graph_allocations> allocations;
+  std::vector<cusim::detail::graph_memory_step> memory_steps;  // its allocation and free nodes, in order
+  bool auto_free = false;  // cudaGraphInstantiateFlagAutoFreeOnLaunch
 };
 
 namespace cusim::detail {
@@ -97,29 +88,6 @@ struct node_under_construction {
 };
 thread_local node_under_construction* building = nullptr;
 
-// The memory of graphs' allocation nodes, for cudaDeviceGetGraphMemAttribute.
-struct graph_memory_use {
-  unsigned long long current = 0;
-  unsigned long long high = 0;
-};
-std::mutex graph_memory_mutex;
-graph_memory_use graph_memory_in_use;
-
-void note_graph_memory(long long change) {
-  std::lock_guard lock(graph_memory_mutex);
-  graph_memory_in_use.current += static_cast<unsigned long long>(change);
-  graph_memory_in_use.high = std::max(graph_memory_in_use.high, graph_memory_in_use.current);
-}
-graph_memory_use graph_memory() {
-  std::lock_guard lock(graph_memory_mutex);
-  return graph_memory_in_use;
-}
-void reset_graph_memory_high() {
-  std::lock_guard lock(graph_memory_mutex);
-  graph_memory_in_use.high = graph_memory_in_use.current;
-}
-
-
 cudaGraphNode_t add_node(cudaGraph_t graph, cudaGraphNodeType type, std::function<void()> work,
                          std::vector<cudaGraphNode_t> dependencies) {
   auto node = std::make_unique<CUgraphNode_st>();
@@ -129,6 +97,22 @@ cudaGraphNode_t add_node(cudaGraph_t graph, cudaGraphNodeType type, std::functio
   cudaGraphNode_t handle = node.get();
   graph->nodes.push_back(std::move(node));
   return handle;
+}
+
+std::vector<graph_memory_step> memory_steps_of(cudaGraph_t graph) {
+  std::vector<graph_memory_step> steps;
+  for (const auto& node : graph->nodes) {
+    if (node->memory != nullptr) steps.push_back({node->type == cudaGraphNodeTypeMemAlloc, node->memory});
+  }
+  return steps;
+}
+
+// A captured stream's next node, after its newest one. With the state's mutex held.
+cudaGraphNode_t add_captured_node(capture_point& point, cudaGraphNodeType type, std::function<void()> work) {
+  std::vector<cudaGraphNode_t> after;
+  if (point.last != nullptr) after.push_back(point.last);
+  point.last = add_node(point.owner->graph, type, std::move(work), std::move(after));
+  return point.last;
 }
 
 bool owns(cudaGraph_t graph, cudaGraphNode_t node) {
@@ -178,10 +162,29 @@ bool record_into_graph(cudaStream_t stream, std::function<void()>& work, cudaGra
     error = cudaErrorStreamCaptureUnsupported;  // a synchronous call cannot be part of a graph
     return true;
   }
-  capture_point& point = it->second;
-  std::vector<cudaGraphNode_t> after;
-  if (point.last != nullptr) after.push_back(point.last);
-  point.last = add_node(point.owner->graph, type, std::move(work), std::move(after));
+  add_captured_node(it->second, type, std::move(work));
+  return true;
+}
+
+bool allocate_in_capture(cudaStream_t stream, size_t bytes, void** address, cudaError_t& error) {
+  graph_state& s = state();
+  std::lock_guard lock(s.mutex);
+  auto it = s.capturing.find(stream);
+  if (it == s.capturing.end()) return false;
+  void* memory = it->second.owner->graph->allocations->reserve(bytes);
+  error = memory != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
+  if (memory == nullptr) return true;
+  add_captured_node(it->second, cudaGraphNodeTypeMemAlloc, {})->memory = memory;
+  *address = memory;
+  return true;
+}
+
+bool free_in_capture(cudaStream_t stream, void* address) {
+  graph_state& s = state();
+  std::lock_guard lock(s.mutex);
+  auto it = s.capturing.find(stream);
+  if (it == s.capturing.end()) return false;
+  add_captured_node(it->second, cudaGraphNodeTypeMemFree, {})->memory = address;
   return true;
 }
 
@@ -246,13 +249,6 @@ bool wait_event_in_capture(cudaStream_t stream, cudaEvent_t event) {
 }
 
 }  // namespace cusim::detail
-
-cusim::detail::graph_allocations::~graph_allocations() {
-  for (const auto& [memory, bytes] : blocks) {
-    cudaFree(memory);
-    note_graph_memory(-static_cast<long long>(bytes));
-  }
-}
 
 using namespace cusim::detail;
 
@@ -378,9 +374,17 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* pType)
 
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
   if (pGraphExec == nullptr || graph == nullptr) return set_error(cudaErrorInvalidValue);
-  (void)flags;  // auto-free on launch, upload, device launch, priority: no effect here
+  // Upload, device launch and priority have no effect here.
+  if (cudaError_t e = graph->allocations->add_executable(graph)) {
+    report("cudaGraphInstantiate: this graph has allocation nodes and an executable graph made from it{} still "
+           "exists; CUDA allows one at a time (destroy it first with cudaGraphExecDestroy). It returns {}.",
+           e == cudaErrorNotSupported ? "" : " (or from the graph it was cloned from)", cudaGetErrorName(e));
+    return set_error(e);
+  }
   auto* exec = new CUgraphExec_st;
   exec->allocations = graph->allocations;
+  exec->memory_steps = memory_steps_of(graph);
+  exec->auto_free = (flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0;
   for (const auto& node : graph->nodes) {
     if (!node->work) continue;
     exec->handles.push_back({node.get()});
@@ -399,6 +403,14 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   if (cudaError_t e = context_error()) return e;
   if (graphExec == nullptr) return set_error(cudaErrorInvalidValue);
   if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  if (cudaError_t e = launch_graph_memory(graphExec->memory_steps, graphExec->auto_free)) {
+    report("cudaGraphLaunch: an allocation node of this graph still holds the memory an earlier launch allocated "
+           "(free it first: a free node, cudaFree or cudaFreeAsync; or instantiate with "
+           "cudaGraphInstantiateFlagAutoFreeOnLaunch), or one of its free nodes frees memory that is not allocated. "
+           "It returns {}.",
+           cudaGetErrorName(e));
+    return set_error(e);
+  }
   // The executable graph may be destroyed before this runs: the work copies it.
   std::function<void()> run = [works = graphExec->works] {
     for (const auto& work : works) work();
@@ -408,6 +420,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
   if (graphExec == nullptr) return set_error(cudaErrorInvalidValue);
+  graphExec->allocations->remove_executable();
   delete graphExec;
   return cudaSuccess;
 }
@@ -430,65 +443,35 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cudaGraph_t gr
                                      const cudaGraphNode_t* pDependencies, size_t numDependencies,
                                      cudaMemAllocNodeParams* nodeParams) {
   if (nodeParams == nullptr || nodeParams->bytesize == 0 || graph == nullptr) return set_error(cudaErrorInvalidValue);
-  void* memory = nullptr;
-  if (cudaError_t e = cudaMalloc(&memory, nodeParams->bytesize)) return e;
   const cudaError_t e = build_node(pGraphNode, graph, pDependencies, numDependencies, [&] {
     std::function<void()> nothing;
     cudaError_t error = cudaSuccess;
     record_into_graph(nullptr, nothing, cudaGraphNodeTypeMemAlloc, false, error);
     return error;
   });
-  if (e != cudaSuccess) {
-    cudaFree(memory);
-    return e;
+  if (e != cudaSuccess) return e;
+  void* memory = graph->allocations->reserve(nodeParams->bytesize);
+  if (memory == nullptr) {
+    graph->nodes.pop_back();
+    return set_error(cudaErrorMemoryAllocation);
   }
-  graph->allocations->blocks.emplace_back(memory, nodeParams->bytesize);
-  note_graph_memory(static_cast<long long>(nodeParams->bytesize));
+  (*pGraphNode)->memory = memory;
   nodeParams->dptr = memory;
   return cudaSuccess;
 }
 
-// The memory stays the graph's until the graph is destroyed: a graph may be
-// launched again, and its allocation node hands out the same address.
+// The memory is freed when the node runs, as part of its graph's launch.
 cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
                                     const cudaGraphNode_t* pDependencies, size_t numDependencies, void* dptr) {
   if (dptr == nullptr || graph == nullptr) return set_error(cudaErrorInvalidValue);
-  return build_node(pGraphNode, graph, pDependencies, numDependencies, [&] {
+  const cudaError_t e = build_node(pGraphNode, graph, pDependencies, numDependencies, [&] {
     std::function<void()> nothing;
     cudaError_t error = cudaSuccess;
     record_into_graph(nullptr, nothing, cudaGraphNodeTypeMemFree, false, error);
     return error;
   });
-}
-
-cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
-  if (!valid_device(device)) return set_error(cudaErrorInvalidDevice);
-  if (value == nullptr) return set_error(cudaErrorInvalidValue);
-  const graph_memory_use use = graph_memory();
-  switch (attr) {
-    case cudaGraphMemAttrUsedMemCurrent:
-    case cudaGraphMemAttrReservedMemCurrent: *static_cast<unsigned long long*>(value) = use.current; break;
-    case cudaGraphMemAttrUsedMemHigh:
-    case cudaGraphMemAttrReservedMemHigh: *static_cast<unsigned long long*>(value) = use.high; break;
-    default: return set_error(cudaErrorInvalidValue);
-  }
-  return cudaSuccess;
-}
-
-// Only the high-water marks can be reset, to 0 (then: to the current use).
-cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
-  if (!valid_device(device)) return set_error(cudaErrorInvalidDevice);
-  if (value == nullptr || *static_cast<unsigned long long*>(value) != 0 ||
-      (attr != cudaGraphMemAttrUsedMemHigh && attr != cudaGraphMemAttrReservedMemHigh)) {
-    return set_error(cudaErrorInvalidValue);
-  }
-  reset_graph_memory_high();
-  return cudaSuccess;
-}
-
-cudaError_t cudaDeviceGraphMemTrim(int device) {
-  if (!valid_device(device)) return set_error(cudaErrorInvalidDevice);
-  return cudaSuccess;
+  if (e == cudaSuccess) (*pGraphNode)->memory = dptr;
+  return e;
 }
 
 cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) {
@@ -535,7 +518,12 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
   }
   if (resultInfo != nullptr) *resultInfo = {result, error_node, nullptr};
   if (result != cudaGraphExecUpdateSuccess) return set_error(cudaErrorGraphExecUpdateFailure);
-  hGraphExec->allocations = hGraph->allocations;
+  if (hGraphExec->allocations != hGraph->allocations) {
+    if (cudaError_t e = hGraph->allocations->add_executable(hGraph)) return set_error(e);
+    hGraphExec->allocations->remove_executable();
+    hGraphExec->allocations = hGraph->allocations;
+  }
+  hGraphExec->memory_steps = memory_steps_of(hGraph);
   for (size_t i = 0; i < nodes.size(); ++i) {
     hGraphExec->works[i] = nodes[i]->work;
     hGraphExec->handles[i].push_back(nodes[i]);

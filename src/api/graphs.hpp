@@ -19,6 +19,12 @@ bool record_into_graph(cudaStream_t stream, std::function<void()>& work, cudaGra
 // whose end then fails (cudaErrorStreamCaptureInvalidated).
 bool invalidate_capture_of(cudaStream_t stream);
 
+// cudaMallocAsync and cudaFreeAsync in a captured stream: an allocation
+// node (its memory a graph allocation, api/graph_memory.hpp, at *address)
+// or a free node of `address`. False when `stream` is not being captured.
+bool allocate_in_capture(cudaStream_t stream, size_t bytes, void** address, cudaError_t& error);
+bool free_in_capture(cudaStream_t stream, void* address);
+
 // Events recorded in a capturing stream mark a point of the capture; a
 // stream that waits for one joins the capture (fork and join by events).
 bool record_event_in_capture(cudaEvent_t event, cudaStream_t stream);

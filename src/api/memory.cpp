@@ -11,6 +11,7 @@
 
 #include "api/device_queue.hpp"
 #include "api/errors.hpp"
+#include "api/graph_memory.hpp"
 #include "api/memory.hpp"
 #include "api/streams.hpp"
 #include "memory/allocations.hpp"
@@ -183,9 +184,21 @@ cudaError_t cudaFree(void* ptr) {
   }
   if (cudaError_t e = context_error()) return e;
   if (ptr == nullptr) return cudaSuccess;
+  cudaError_t graph_error = cudaSuccess;
   // cudaFree waits for the device: work queued before it may use the memory.
   if (!may_wait_for_device("cudaFree")) return set_error(cudaErrorNotPermitted);
   the_device().wait_all();
+  // A graph's allocation is freed for its graph's next launch; its memory
+  // goes only when its graphs are gone.
+  if (bool release = false; free_graph_allocation(ptr, graph_error, release)) {
+    if (graph_error != cudaSuccess) {
+      report("cudaFree was given {}, the memory of a graph's allocation node that is not allocated now (its graph "
+             "has not run since it was last freed). It returns cudaErrorInvalidValue.",
+             ptr);
+      return set_error(graph_error);
+    }
+    if (!release) return cudaSuccess;
+  }
   if (in_device_heap(ptr)) {
     report("cudaFree on the host was given {}, which device code allocated from the device heap (malloc, new or "
            "cudaMalloc in a kernel): only device code can free it. It returns cudaErrorInvalidValue.",

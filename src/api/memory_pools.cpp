@@ -18,6 +18,8 @@
 #include <cusim/profile.hpp>
 
 #include "api/errors.hpp"
+#include "api/graph_memory.hpp"
+#include "api/graphs.hpp"
 #include "api/streams.hpp"
 #include "memory/allocations.hpp"
 
@@ -69,6 +71,8 @@ cudaError_t allocate_from(cudaMemPool_t pool, void** ptr, std::size_t size, cuda
   if (cudaError_t e = context_error()) return e;
   if (ptr == nullptr) return set_error(cudaErrorInvalidValue);
   if (cudaError_t e = check_host_stream(stream)) return set_error(e);
+  // In a capture the allocation is the graph's: each launch allocates it.
+  if (cudaError_t e; allocate_in_capture(stream, size, ptr, e)) return e == cudaSuccess ? e : set_error(e);
   pool_table& t = pools();
   std::lock_guard lock(t.mutex);
   if (pool == nullptr) pool = current_pool(t, current_device());
@@ -158,11 +162,14 @@ cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
   if (devPtr == nullptr) return cudaSuccess;
   const auto a = find_allocation(devPtr);
   if (!a || a->base != devPtr || a->kind != memory_kind::device) return set_error(cudaErrorInvalidValue);
-  // In a capture the free becomes a node that frees nothing: the graph may
-  // run again and its allocation (made when captured) is then used again.
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  if (hStream != nullptr && hStream != cudaStreamLegacy) cudaStreamIsCapturing(hStream, &capture);
-  if (capture != cudaStreamCaptureStatusNone) return enqueue(hStream, [] {}, cudaGraphNodeTypeMemFree, false, "cudaFreeAsync");
+  cudaError_t graph_error = cudaSuccess;
+  // In a capture the free becomes a free node, which frees when its graph runs.
+  if (free_in_capture(hStream, devPtr)) return cudaSuccess;
+  // A graph's allocation is freed now, for its graph's next launch; its
+  // memory goes, when its graphs are gone, once the stream gets there.
+  if (bool release = false; free_graph_allocation(devPtr, graph_error, release)) {
+    if (graph_error != cudaSuccess || !release) return graph_error == cudaSuccess ? cudaSuccess : set_error(graph_error);
+  }
   return enqueue(hStream, [devPtr] { free_pool_allocation(devPtr); }, cudaGraphNodeTypeEmpty, false, "cudaFreeAsync");
 }
 

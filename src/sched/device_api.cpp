@@ -8,6 +8,9 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <time.h>
+
+#include <cusim/profile.hpp>
 
 #include "api/errors.hpp"
 #include "api/kernels.hpp"
@@ -149,6 +152,29 @@ long long monotonic_nanoseconds() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
+
+long long device_clock_cycles() {
+  spin_point();
+  const __int128 nanoseconds = monotonic_nanoseconds();
+  return static_cast<long long>(nanoseconds * active_profile().clock_rate_khz / 1'000'000);
+}
+
+}  // namespace cusim::detail
+
+// CUDA's clock() is C's, compiled for the device too: defined here, it takes
+// the place of the C library's in the program. In host code it is what
+// glibc's is (processor time, in CLOCKS_PER_SEC); in a kernel, the SM
+// clock's low 32 bits, as the 32-bit %clock register, read at a spin point.
+extern "C" clock_t clock() noexcept {
+  using namespace cusim::detail;
+  if (current_thread != nullptr) return static_cast<clock_t>(static_cast<unsigned int>(device_clock_cycles()));
+  timespec processor_time{};
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &processor_time) != 0) return static_cast<clock_t>(-1);
+  return static_cast<clock_t>(processor_time.tv_sec * CLOCKS_PER_SEC +
+                              processor_time.tv_nsec / (1'000'000'000 / CLOCKS_PER_SEC));
+}
+
+namespace cusim::detail {
 
 void* dynamic_shared() {
   device_worker("extern __shared__ memory");

@@ -59,9 +59,13 @@ struct shared_site {
 // the first use by any of its threads. Every live block gets its own.
 void* shared_slot(shared_site& site);
 
-// A steady clock in nanoseconds, for clock64() (without <chrono> in every
-// .cu file: atomic_cell.hpp says why).
+// A steady clock in nanoseconds (without <chrono> in every .cu file:
+// atomic_cell.hpp says why).
 long long monotonic_nanoseconds();
+
+// clock64() in a kernel: the steady clock in cycles of the current device's
+// clock rate, read at a spin point (see device_functions.hpp).
+long long device_clock_cycles();
 
 // The running block's dynamic (extern __shared__) memory, as sized at launch.
 void* dynamic_shared();

@@ -48,7 +48,16 @@ inline void __threadfence_system() { __threadfence_block(); }
 // A thread that sleeps waits for others: let them run.
 inline void __nanosleep(unsigned int) { cusim::detail::spin_point(); }
 
-inline long long clock64() { return cusim::detail::monotonic_nanoseconds(); }
+// The SM clocks: cycles at the profile's clock rate (cudaDevAttrClockRate).
+// A thread reading the clock is usually waiting for time to pass (a spin
+// until N cycles, a timed section): it lets the others of its block run
+// meanwhile, so that a block's threads wait together, as on a GPU, instead
+// of one after another.
+inline long long clock64() { return cusim::detail::device_clock_cycles(); }
+
+// clock() is C's clock(), which CUDA compiles for the device too: cusim's
+// runtime defines it (src/sched/device_api.cpp) as C's in host code and as
+// the SM clock's low 32 bits, at a spin point, in a kernel.
 
 // Loads and stores with cache hints: plain loads and stores on a CPU.
 template <class T>
