@@ -226,6 +226,86 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cudaGraph_t gr
                                      cudaMemAllocNodeParams* nodeParams);
 cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
                                     const cudaGraphNode_t* pDependencies, size_t numDependencies, void* dptr);
+// CUDA 12.3's one call for every kind of node (cudaGraphAddNode), child
+// graphs, conditional nodes, and capture into a graph node by node.
+typedef unsigned long long cudaGraphConditionalHandle;
+typedef struct cudaGraphEdgeData_st {
+  unsigned char from_port;
+  unsigned char to_port;
+  unsigned char type;
+  unsigned char reserved[5];
+} cudaGraphEdgeData;
+// The V2 structures have the fields of the first ones.
+struct cudaKernelNodeParamsV2 : cudaKernelNodeParams {};
+struct cudaMemcpyNodeParams {
+  int flags;
+  int reserved[3];
+  struct cudaMemcpy3DParms copyParams;
+};
+struct cudaMemsetParamsV2 : cudaMemsetParams {};
+struct cudaHostNodeParamsV2 : cudaHostNodeParams {};
+struct cudaChildGraphNodeParams {
+  cudaGraph_t graph;
+  enum cudaGraphChildGraphNodeOwnership ownership;
+};
+struct cudaEventRecordNodeParams {
+  cudaEvent_t event;
+};
+struct cudaEventWaitNodeParams {
+  cudaEvent_t event;
+};
+struct cudaMemAllocNodeParamsV2 : cudaMemAllocNodeParams {};
+struct cudaMemFreeNodeParams {
+  void* dptr;
+};
+// A conditional node: body graph(s) made with the node (phGraph_out[0..size)),
+// run by the value of `handle` when the node's turn comes: If runs the first
+// when it is non-zero (the second, if size is 2, when zero), While runs the
+// first as long as it is non-zero, Switch runs body n when it is n.
+struct cudaConditionalNodeParams {
+  cudaGraphConditionalHandle handle;
+  enum cudaGraphConditionalNodeType type;
+  unsigned int size;
+  cudaGraph_t* phGraph_out;
+};
+struct cudaGraphNodeParams {
+  enum cudaGraphNodeType type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    struct cudaKernelNodeParamsV2 kernel;
+    struct cudaMemcpyNodeParams memcpy;
+    struct cudaMemsetParamsV2 memset;
+    struct cudaHostNodeParamsV2 host;
+    struct cudaChildGraphNodeParams graph;
+    struct cudaEventWaitNodeParams eventWait;
+    struct cudaEventRecordNodeParams eventRecord;
+    struct cudaMemAllocNodeParamsV2 alloc;
+    struct cudaMemFreeNodeParams free;
+    struct cudaConditionalNodeParams conditional;
+  };
+  long long reserved2;
+};
+cudaError_t cudaGraphAddNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
+                             const cudaGraphEdgeData* dependencyData, size_t numDependencies,
+                             struct cudaGraphNodeParams* nodeParams);
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                       const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                       cudaGraph_t childGraph);
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* pHandle_out, cudaGraph_t graph,
+                                             unsigned int defaultLaunchValue = 0, unsigned int flags = 0);
+// Device code: the value the handle's conditional nodes will read.
+void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int value);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* captureStatus_out,
+                                     unsigned long long* id_out = 0, cudaGraph_t* graph_out = 0,
+                                     const cudaGraphNode_t** dependencies_out = 0,
+                                     const cudaGraphEdgeData** edgeData_out = 0, size_t* numDependencies_out = 0);
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* dependencies,
+                                                const cudaGraphEdgeData* dependencyData, size_t numDependencies,
+                                                unsigned int flags = 0);
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                          const cudaGraphEdgeData* dependencyData, size_t numDependencies,
+                                          cudaStreamCaptureMode mode);
 cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value);
 cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value);
 cudaError_t cudaDeviceGraphMemTrim(int device);

@@ -23,34 +23,10 @@
 
 #include "api/errors.hpp"
 #include "api/graph_memory.hpp"
+#include "api/graph_types.hpp"
 #include "api/memory.hpp"
 #include "api/streams.hpp"
 #include "support/diagnostics.hpp"
-
-struct CUgraphNode_st {
-  cudaGraphNodeType type;
-  std::function<void()> work;  // empty for an empty node
-  std::vector<cudaGraphNode_t> dependencies;
-  void* memory = nullptr;  // what an allocation node allocates, or a free node frees
-};
-
-struct CUgraph_st {
-  std::vector<std::unique_ptr<CUgraphNode_st>> nodes;  // in the order added: topological
-  std::shared_ptr<cusim::detail::graph_allocations> allocations =
-      std::make_shared<cusim::detail::graph_allocations>();
-};
-
-struct CUgraphExec_st {
-  // The nodes with work, in order, by the handles of the graph it was made
-  // from and of the graphs it was updated from (only compared: those graphs
-  // may be destroyed), and their types.
-  std::vector<std::vector<cudaGraphNode_t>> handles;
-  std::vector<cudaGraphNodeType> types;
-  std::vector<std::function<void()>> works;
-  std::shared_ptr<cusim::detail::graph_allocations> allocations;
-  std::vector<cusim::detail::graph_memory_step> memory_steps;  // its allocation and free nodes, in order
-  bool auto_free = false;  // cudaGraphInstantiateFlagAutoFreeOnLaunch
-};
 
 namespace cusim::detail {
 
@@ -60,6 +36,8 @@ struct capture {
   cudaGraph_t graph;
   cudaStream_t origin;
   bool invalidated = false;
+  bool into_existing = false;  // cudaStreamBeginCaptureToGraph: the graph is the caller's
+  unsigned long long id = 0;   // unique per capture, as cudaStreamGetCaptureInfo reports it
 };
 
 struct capture_point {
@@ -98,6 +76,16 @@ cudaGraphNode_t add_node(cudaGraph_t graph, cudaGraphNodeType type, std::functio
   graph->nodes.push_back(std::move(node));
   return handle;
 }
+
+// One node that comes after all of `nodes`: none for none, the node itself
+// for one, otherwise a new empty node depending on them all.
+cudaGraphNode_t after_all(cudaGraph_t graph, std::vector<cudaGraphNode_t> nodes) {
+  if (nodes.empty()) return nullptr;
+  if (nodes.size() == 1) return nodes.front();
+  return add_node(graph, cudaGraphNodeTypeEmpty, {}, std::move(nodes));
+}
+
+unsigned long long next_capture_id = 1;  // with the state's mutex held
 
 std::vector<graph_memory_step> memory_steps_of(cudaGraph_t graph) {
   std::vector<graph_memory_step> steps;
@@ -254,34 +242,92 @@ using namespace cusim::detail;
 
 extern "C" {
 
-cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                          const cudaGraphEdgeData*, size_t numDependencies,
+                                          cudaStreamCaptureMode mode) {
   if (cudaError_t e = context_error()) return e;
   if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed) return set_error(cudaErrorInvalidValue);
+  if (numDependencies > 0 && (dependencies == nullptr || graph == nullptr)) return set_error(cudaErrorInvalidValue);
   // The legacy default stream synchronises with others: it cannot be captured.
   if (stream == nullptr || stream == cudaStreamLegacy) return set_error(cudaErrorStreamCaptureUnsupported);
   if (cudaError_t e = check_host_stream(stream)) return set_error(e);
   graph_state& s = state();
   std::lock_guard lock(s.mutex);
   if (s.capturing.count(stream) != 0) return set_error(cudaErrorIllegalState);
-  auto& c = *s.captures.emplace_back(std::make_unique<capture>(capture{new CUgraph_st, stream}));
-  s.capturing[stream] = capture_point{&c, nullptr};
+  const bool into_existing = graph != nullptr;
+  auto& c = *s.captures.emplace_back(
+      std::make_unique<capture>(capture{into_existing ? graph : new CUgraph_st, stream, false, into_existing}));
+  c.id = next_capture_id++;
+  s.capturing[stream] =
+      capture_point{&c, after_all(c.graph, {dependencies, dependencies + numDependencies})};
   return cudaSuccess;
 }
 
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  return cudaStreamBeginCaptureToGraph(stream, nullptr, nullptr, nullptr, 0, mode);
+}
+
+// The stream's dependencies are the one node its next work will follow
+// (cusim joins several into an empty node), or none.
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* captureStatus_out,
+                                     unsigned long long* id_out, cudaGraph_t* graph_out,
+                                     const cudaGraphNode_t** dependencies_out, const cudaGraphEdgeData** edgeData_out,
+                                     size_t* numDependencies_out) {
+  if (captureStatus_out == nullptr) return set_error(cudaErrorInvalidValue);
+  // Valid until the thread's next call, which is at least as long as CUDA's
+  // promise (until the stream's next capture call).
+  thread_local cudaGraphNode_t reported_dependency = nullptr;
+  graph_state& s = state();
+  std::lock_guard lock(s.mutex);
+  auto it = s.capturing.find(stream);
+  const bool active = it != s.capturing.end();
+  *captureStatus_out = active ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+  if (!active) return cudaSuccess;
+  reported_dependency = it->second.last;
+  if (id_out != nullptr) *id_out = it->second.owner->id;
+  if (graph_out != nullptr) *graph_out = it->second.owner->graph;
+  if (dependencies_out != nullptr) *dependencies_out = &reported_dependency;
+  if (edgeData_out != nullptr) *edgeData_out = nullptr;  // every edge is a full dependency
+  if (numDependencies_out != nullptr) *numDependencies_out = reported_dependency != nullptr ? 1 : 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t* dependencies,
+                                                const cudaGraphEdgeData*, size_t numDependencies,
+                                                unsigned int flags) {
+  if ((numDependencies > 0 && dependencies == nullptr) ||
+      (flags != cudaStreamAddCaptureDependencies && flags != cudaStreamSetCaptureDependencies)) {
+    return set_error(cudaErrorInvalidValue);
+  }
+  graph_state& s = state();
+  std::lock_guard lock(s.mutex);
+  auto it = s.capturing.find(stream);
+  if (it == s.capturing.end()) return set_error(cudaErrorIllegalState);
+  capture_point& point = it->second;
+  std::vector<cudaGraphNode_t> nodes(dependencies, dependencies + numDependencies);
+  for (cudaGraphNode_t node : nodes) {
+    if (!owns(point.owner->graph, node)) return set_error(cudaErrorInvalidValue);
+  }
+  if (flags == cudaStreamAddCaptureDependencies && point.last != nullptr) nodes.push_back(point.last);
+  point.last = after_all(point.owner->graph, std::move(nodes));
+  return cudaSuccess;
+}
+
+// pGraph may be null for a capture into the caller's graph.
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
-  if (pGraph == nullptr) return set_error(cudaErrorInvalidValue);
   graph_state& s = state();
   std::lock_guard lock(s.mutex);
   auto it = s.capturing.find(stream);
   if (it == s.capturing.end()) return set_error(cudaErrorIllegalState);
   capture* c = it->second.owner;
   if (c->origin != stream) return set_error(cudaErrorStreamCaptureUnmatched);
+  if (pGraph == nullptr && !c->into_existing) return set_error(cudaErrorInvalidValue);
   const bool invalidated = c->invalidated;
   // Every stream of the capture leaves it with the stream that began it.
   std::erase_if(s.capturing, [&](const auto& entry) { return entry.second.owner == c; });
   std::erase_if(s.event_points, [&](const auto& entry) { return entry.second.owner == c; });
-  *pGraph = invalidated ? nullptr : c->graph;
-  if (invalidated) delete c->graph;
+  if (pGraph != nullptr) *pGraph = invalidated ? nullptr : c->graph;
+  if (invalidated && !c->into_existing) delete c->graph;
   std::erase_if(s.captures, [&](const auto& owned) { return owned.get() == c; });
   return invalidated ? set_error(cudaErrorStreamCaptureInvalidated) : cudaSuccess;
 }
@@ -385,11 +431,13 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
   exec->allocations = graph->allocations;
   exec->memory_steps = memory_steps_of(graph);
   exec->auto_free = (flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0;
+  if (std::function<void()> reset = reset_conditionals(graph)) exec->works.push_back(std::move(reset));
   for (const auto& node : graph->nodes) {
-    if (!node->work) continue;
+    std::function<void()> work = node_work(*node);
+    if (!work) continue;
     exec->handles.push_back({node.get()});
     exec->types.push_back(node->type);
-    exec->works.push_back(node->work);
+    exec->works.push_back(std::move(work));
   }
   *pGraphExec = exec;
   return cudaSuccess;
@@ -483,7 +531,15 @@ cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) 
     for (auto& dependency : copy->dependencies) dependency = copy_of.at(dependency);
     copy_of[node.get()] = copy.get();
   }
+  for (auto& copy : clone->nodes) {
+    for (auto& body : copy->bodies) {  // a conditional or child-graph node's graphs are its own
+      cudaGraph_t body_clone = nullptr;
+      cudaGraphClone(&body_clone, body.get());
+      body.reset(body_clone);
+    }
+  }
   clone->allocations = originalGraph->allocations;  // the same nodes hand out the same addresses
+  clone->conditionals = originalGraph->conditionals;
   *pGraphClone = clone;
   return cudaSuccess;
 }

@@ -339,7 +339,13 @@ cudaError_t launch_registered(const void* func, const cusim::detail::launch_shap
            api, func);
     return set_error(cudaErrorInvalidDeviceFunction);
   }
-  if (args == nullptr) return set_error(cudaErrorInvalidValue);
+  if (args == nullptr) {
+    // Allowed for a kernel without parameters (a graph's kernel node often passes none).
+    const parameter_layout layout = registered_layout(func);
+    if (layout == nullptr || layout(nullptr, nullptr, 0) != 0) return set_error(cudaErrorInvalidValue);
+    static void* no_arguments[1] = {nullptr};
+    args = no_arguments;
+  }
   return launch(func, shape, args, name);
 }
 
