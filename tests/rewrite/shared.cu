@@ -91,16 +91,27 @@ __global__ void keyword_after_type(int* out) {
   if (threadIdx.x == 0) out[7] = int(count + sizes[1] + volatile_pair.first + sdata[blockDim.x - 1]);
 }
 
+// A multi-dimensional extern array (cuda-samples' cudaTensorCoreGemm:
+// `extern __shared__ half shmem[][CHUNK_K * K + SKEW_HALF];`): rows of 4.
+__global__ void extern_rows(int* out) {
+  extern __shared__ int rows[][4];
+  // CHECK: ::cusim::detail::dynamic_shared_array<::std::type_identity_t<int[4]>> rows;
+  rows[threadIdx.x / 4][threadIdx.x % 4] = threadIdx.x;
+  __syncthreads();
+  if (threadIdx.x == 0) out[8] = rows[2][1] + int(&rows[1][0] - &rows[0][0]);
+}
+
 int main() {
   int* out;
-  cudaMallocManaged(&out, 8 * sizeof(int));
+  cudaMallocManaged(&out, 9 * sizeof(int));
   shapes<short, 4><<<1, 32>>>(out);
   use_floats<<<1, 16, 16 * sizeof(float)>>>(out);
   use_ints<<<1, 8, 8 * sizeof(int4)>>>(out);
   keyword_after_type<<<1, 4, 4 * sizeof(double)>>>(out);
+  extern_rows<<<1, 16, 16 * sizeof(int)>>>(out);
   cudaDeviceSynchronize();
-  std::printf("%s: %d %d %d %d %d %d %d %d at line %d\n", cudaGetErrorName(cudaGetLastError()), out[0], out[1],
-              out[2], out[3], out[4], out[5], out[6], out[7], __LINE__);
-  // OUTPUT: cudaSuccess: 32 10 0 0 4 15 4 12 at line 103
+  std::printf("%s: %d %d %d %d %d %d %d %d %d at line %d\n", cudaGetErrorName(cudaGetLastError()), out[0], out[1],
+              out[2], out[3], out[4], out[5], out[6], out[7], out[8], __LINE__);
+  // OUTPUT: cudaSuccess: 32 10 0 0 4 15 4 12 13 at line 114
   return 0;
 }

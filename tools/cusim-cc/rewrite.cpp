@@ -811,7 +811,11 @@ class rewriter {
       const std::string element = base + d.stars;
       if (is_extern) {
         // The dynamic part starts the block's arena, aligned for any declaration (see block.cpp).
-        out_ += "::cusim::detail::dynamic_shared_array<" + element + "> " + d.name + ";";
+        // `T name[][N]` is an array of T[N]: the bounds after the first are the element's.
+        const std::size_t first_bound_end = d.bounds.find(']');
+        const std::string inner = first_bound_end == std::string::npos ? "" : d.bounds.substr(first_bound_end + 1);
+        const std::string type = inner.empty() ? element : "::std::type_identity_t<" + element + inner + ">";
+        out_ += "::cusim::detail::dynamic_shared_array<" + type + "> " + d.name + ";";
         continue;
       }
       const std::string type = "::std::type_identity_t<" + element + d.bounds + ">";
