@@ -214,11 +214,12 @@ constexpr double mrg_norm = 2.3283065498378288e-10;
 
 // One step; returns the combined value in [1, m1], as a double like cuRAND.
 inline double mrg32k3a_step(curandStateMRG32k3a_t* s) {
-  const unsigned long long p1 = (1403580ull * s->s1[1] + (mrg_m1 - 810728ull) * s->s1[0]) % mrg_m1;
+  // a12*s1[1] - a13n*s1[0] mod m1, kept below 2^53 (810728 * m1 and 1403580 * m1 are).
+  const unsigned long long p1 = (1403580ull * s->s1[1] + 810728ull * (mrg_m1 - s->s1[0])) % mrg_m1;
   s->s1[0] = s->s1[1];
   s->s1[1] = s->s1[2];
   s->s1[2] = static_cast<unsigned int>(p1);
-  const unsigned long long p2 = (527612ull * s->s2[2] + (mrg_m2 - 1370589ull) * s->s2[0]) % mrg_m2;
+  const unsigned long long p2 = (527612ull * s->s2[2] + 1370589ull * (mrg_m2 - s->s2[0])) % mrg_m2;
   s->s2[0] = s->s2[1];
   s->s2[1] = s->s2[2];
   s->s2[2] = static_cast<unsigned int>(p2);

@@ -77,15 +77,33 @@ struct element<precision::tf32> {
   using type = float;
 };
 
-// The shapes CUDA defines for each operand type.
-template <class T, int m, int n, int k>
+// The operand (matrix_a, matrix_b) and accumulator types CUDA defines, and
+// the shapes of each.
+template <class T>
+inline constexpr bool is_operand_type = std::is_same_v<T, __half> || std::is_same_v<T, signed char> ||
+                                        std::is_same_v<T, unsigned char> || std::is_same_v<T, precision::tf32> ||
+                                        std::is_same_v<T, double>;
+template <class T>
+inline constexpr bool is_accumulator_type =
+    std::is_same_v<T, float> || std::is_same_v<T, __half> || std::is_same_v<T, int> || std::is_same_v<T, double>;
+template <int m, int n, int k>
+inline constexpr bool is_16bit_shape = (m == 16 && n == 16 && k == 16) || (m == 32 && n == 8 && k == 16) ||
+                                       (m == 8 && n == 32 && k == 16);
+template <class Use, class T, int m, int n, int k>
 inline constexpr bool supported_shape =
-    ((std::is_same_v<T, __half> || std::is_same_v<T, signed char> || std::is_same_v<T, unsigned char> ||
-      std::is_same_v<T, float> || std::is_same_v<T, int>)&&((m == 16 && n == 16 && k == 16) ||
-                                                            (m == 32 && n == 8 && k == 16) ||
-                                                            (m == 8 && n == 32 && k == 16))) ||
-    ((std::is_same_v<T, precision::tf32> || std::is_same_v<T, float>)&&m == 16 && n == 16 && k == 8) ||
-    (std::is_same_v<T, double> && m == 8 && n == 8 && k == 4);
+    (std::is_same_v<Use, accumulator> ? is_accumulator_type<T> : is_operand_type<T>)&&(
+        std::is_same_v<T, double>            ? m == 8 && n == 8 && k == 4
+        : std::is_same_v<T, precision::tf32> ? m == 16 && n == 16 && k == 8
+        : std::is_same_v<T, float>           ? is_16bit_shape<m, n, k> || (m == 16 && n == 16 && k == 8)
+                                             : is_16bit_shape<m, n, k>);
+
+// The accumulators each operand type multiplies into.
+template <class Operand, class Accumulator>
+inline constexpr bool accumulates_into =
+    std::is_same_v<Operand, __half> ? std::is_same_v<Accumulator, float> || std::is_same_v<Accumulator, __half>
+    : std::is_same_v<Operand, precision::tf32> ? std::is_same_v<Accumulator, float>
+    : std::is_same_v<Operand, double>          ? std::is_same_v<Accumulator, double>
+                                               : std::is_same_v<Accumulator, int>;
 
 template <class Use, int m, int n, int k>
 struct dimensions;
@@ -139,9 +157,10 @@ class fragment {
   static_assert(!std::is_same_v<T, experimental::precision::u4> && !std::is_same_v<T, experimental::precision::s4> &&
                     !std::is_same_v<T, experimental::precision::b1>,
                 "cusim: WMMA's sub-byte fragments (u4, s4, b1) are not supported");
-  static_assert(detail::supported_shape<T, m, n, k>,
-                "cusim: CUDA defines no WMMA fragment of this type and shape (m16n16k16, m32n8k16, m8n32k16 for "
-                "half and 8-bit integers; m16n16k8 for tf32; m8n8k4 for double)");
+  static_assert(detail::supported_shape<Use, T, m, n, k>,
+                "cusim: CUDA defines no WMMA fragment of this use, type and shape (matrix_a/matrix_b of half, "
+                "signed or unsigned char in m16n16k16, m32n8k16, m8n32k16, of precision::tf32 in m16n16k8, of double "
+                "in m8n8k4; accumulators of float, half, int or double in the same shapes)");
   using dims = detail::dimensions<Use, m, n, k>;
 
  public:
@@ -230,6 +249,9 @@ template <int m, int n, int k, class TA, class LA, class LB, class TC, class TD>
 inline void mma_sync(fragment<accumulator, m, n, k, TD>& d, const fragment<matrix_a, m, n, k, TA, LA>& a,
                      const fragment<matrix_b, m, n, k, TA, LB>& b, const fragment<accumulator, m, n, k, TC>& c,
                      bool satf = false, const char* file = __builtin_FILE(), unsigned int line = __builtin_LINE()) {
+  static_assert(detail::accumulates_into<TA, TC> && detail::accumulates_into<TA, TD>,
+                "cusim: mma_sync's accumulators must be float or half for half operands, float for tf32, int for "
+                "8-bit integers and double for double, as in CUDA");
   __syncwarp(0xffffffffu, file, line);
   if (!a.share_matches_tile() || !b.share_matches_tile()) detail::report_changed_operand(file, line);
   constexpr int per_lane = fragment<accumulator, m, n, k, TD>::num_elements;

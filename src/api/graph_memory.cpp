@@ -10,10 +10,12 @@
 #include <algorithm>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <cusim/profile.hpp>
 
 #include "api/errors.hpp"
+#include "memory/allocations.hpp"
 
 namespace cusim::detail {
 namespace {
@@ -28,6 +30,7 @@ struct graph_block {
 struct graph_memory_ledger {
   std::mutex mutex;
   std::unordered_map<void*, graph_block> blocks;
+  std::unordered_set<void*> freed_by_launches;  // cudaMallocAsync memory a launched free node frees
   unsigned long long mapped = 0, used_high = 0, reserved_high = 0;
 
   // With the mutex held.
@@ -100,10 +103,13 @@ graph_allocations::~graph_allocations() {
       }
     }
   }
-  for (void* address : released) cudaFree(address);
+  // Not cudaFree, which waits for the device: memory that is not allocated
+  // is used by no work (a graph destroyed in a stream callback must not wait).
+  for (void* address : released) release(address, /*device or managed*/ true, /*pinned*/ false);
 }
 
-cudaError_t launch_graph_memory(const std::vector<graph_memory_step>& steps, bool auto_free) {
+cudaError_t launch_graph_memory(const std::vector<graph_memory_step>& steps, bool auto_free,
+                                std::vector<void*>& release_after) {
   if (steps.empty()) return cudaSuccess;
   graph_memory_ledger& l = ledger();
   std::lock_guard lock(l.mutex);
@@ -111,7 +117,12 @@ cudaError_t launch_graph_memory(const std::vector<graph_memory_step>& steps, boo
   std::unordered_map<void*, bool> allocated;
   for (const graph_memory_step& step : steps) {
     const auto block = l.blocks.find(step.address);
-    if (block == l.blocks.end()) continue;  // a free node of memory no graph allocated: cudaMallocAsync's
+    if (block == l.blocks.end()) {
+      // A free node of cudaMallocAsync memory: it must still be allocated.
+      const auto a = find_allocation(step.address);
+      if (!a || a->base != step.address || l.freed_by_launches.count(step.address) != 0) return cudaErrorInvalidValue;
+      continue;
+    }
     auto [state, added] = allocated.try_emplace(step.address, block->second.allocated);
     if (step.allocates && state->second && !auto_free) return cudaErrorInvalidValue;
     if (!step.allocates && !state->second) return cudaErrorInvalidValue;
@@ -119,12 +130,32 @@ cudaError_t launch_graph_memory(const std::vector<graph_memory_step>& steps, boo
   }
   for (const graph_memory_step& step : steps) {
     const auto block = l.blocks.find(step.address);
-    if (block == l.blocks.end()) continue;
+    if (block == l.blocks.end()) {
+      l.freed_by_launches.insert(step.address);
+      release_after.push_back(step.address);
+      continue;
+    }
     graph_block& b = block->second;
     b.allocated = false;  // a free node, or the auto-free of an allocation node
-    if (step.allocates) l.allocate(b);
+    if (step.allocates) {
+      l.allocate(b);
+    } else if (b.orphaned) {
+      l.forget(step.address);
+      release_after.push_back(step.address);
+    }
   }
   return cudaSuccess;
+}
+
+void release_graph_memory(const std::vector<void*>& addresses) {
+  for (void* address : addresses) {
+    {
+      graph_memory_ledger& l = ledger();
+      std::lock_guard lock(l.mutex);
+      l.freed_by_launches.erase(address);
+    }
+    free_pool_allocation(address);
+  }
 }
 
 bool free_graph_allocation(void* address, cudaError_t& error, bool& release) {

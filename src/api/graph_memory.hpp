@@ -48,8 +48,15 @@ struct graph_memory_step {
 // A graph launch's allocation and free nodes, in the graph's order: checked
 // first, then done. Fails with cudaErrorInvalidValue, changing nothing, when
 // an allocation is still allocated (unless `auto_free`) or a free node frees
-// what is not allocated.
-cudaError_t launch_graph_memory(const std::vector<graph_memory_step>& steps, bool auto_free);
+// what is not allocated. Memory that must go once the launch's work has run
+// (a free node's cudaMallocAsync memory, a freed allocation no graph holds)
+// is added to `release_after`, for release_graph_memory.
+cudaError_t launch_graph_memory(const std::vector<graph_memory_step>& steps, bool auto_free,
+                                std::vector<void*>& release_after);
+void release_graph_memory(const std::vector<void*>& addresses);
+
+// The stream-ordered free of cudaFreeAsync (memory_pools.cpp).
+void free_pool_allocation(void* ptr);
 
 // cudaFree and cudaFreeAsync: false when `address` is not a graph
 // allocation. Otherwise frees it, setting `error` (cudaErrorInvalidValue

@@ -47,6 +47,7 @@ std::shared_ptr<conditional_handle> find_handle(cudaGraph_t graph, cudaGraphCond
 
 cudaError_t add_conditional_node(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
                                  size_t numDependencies, cudaConditionalNodeParams& params) {
+  if (graph == nullptr) return set_error(cudaErrorInvalidValue);
   std::shared_ptr<conditional_handle> handle = find_handle(graph, params.handle);
   const bool size_ok = params.type == cudaGraphCondTypeIf     ? params.size == 1 || params.size == 2
                        : params.type == cudaGraphCondTypeWhile ? params.size == 1
@@ -94,6 +95,21 @@ std::function<void()> node_work(const CUgraphNode_st& node) {
   return node.make_work ? node.make_work(node) : node.work;
 }
 
+bool has_memory_nodes_in_bodies(cudaGraph_t graph) {
+  for (const auto& node : graph->nodes) {
+    for (const auto& body : node->bodies) {
+      for (const auto& inner : body->nodes) {
+        if (node->type == cudaGraphNodeTypeConditional &&
+            (inner->type == cudaGraphNodeTypeMemAlloc || inner->type == cudaGraphNodeTypeMemFree)) {
+          return true;
+        }
+      }
+      if (has_memory_nodes_in_bodies(body.get())) return true;
+    }
+  }
+  return false;
+}
+
 std::function<void()> reset_conditionals(cudaGraph_t graph) {
   if (!graph->conditionals) return {};
   return [conditionals = graph->conditionals] {
@@ -133,6 +149,13 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cudaGraph_t 
                                        const cudaGraphNode_t* pDependencies, size_t numDependencies,
                                        cudaGraph_t childGraph) {
   if (childGraph == nullptr) return set_error(cudaErrorInvalidValue);
+  for (const auto& node : childGraph->nodes) {
+    if (node->type == cudaGraphNodeTypeMemAlloc || node->type == cudaGraphNodeTypeMemFree) {
+      report("cudaGraphAddChildGraphNode: the child graph has memory allocation or free nodes, which CUDA does not "
+             "allow in a child graph. It returns cudaErrorNotSupported.");
+      return set_error(cudaErrorNotSupported);
+    }
+  }
   cudaGraph_t copy = nullptr;
   if (cudaError_t e = cudaGraphClone(&copy, childGraph)) return e;
   if (cudaError_t e = cudaGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies)) {

@@ -58,6 +58,7 @@ struct CUgraphExec_st {
   std::vector<std::vector<cudaGraphNode_t>> handles;
   std::vector<cudaGraphNodeType> types;
   std::vector<std::function<void()>> works;
+  std::function<void()> prologue;  // first at each launch: conditional handles back to their defaults
   std::shared_ptr<cusim::detail::graph_allocations> allocations;
   std::vector<cusim::detail::graph_memory_step> memory_steps;  // its allocation and free nodes, in order
   bool auto_free = false;  // cudaGraphInstantiateFlagAutoFreeOnLaunch
@@ -69,6 +70,10 @@ namespace cusim::detail {
 // recorded work, or for a conditional or child-graph node the work built
 // from its bodies; empty for a node that does nothing.
 std::function<void()> node_work(const CUgraphNode_st& node);
+
+// Whether a conditional node of `graph` (or of a graph within) has memory
+// allocation or free nodes in a body, which cusim does not run there.
+bool has_memory_nodes_in_bodies(cudaGraph_t graph);
 
 // The work that starts each launch of `graph`: its conditional handles made
 // with cudaGraphCondAssignDefault go back to their default value. Empty

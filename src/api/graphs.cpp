@@ -43,6 +43,7 @@ struct capture {
 struct capture_point {
   capture* owner;
   cudaGraphNode_t last;  // the newest node of the stream, or null before the first
+  cudaGraphNode_t reported = nullptr;  // what cudaStreamGetCaptureInfo's dependencies point to
 };
 
 struct graph_state {
@@ -254,6 +255,9 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph
   graph_state& s = state();
   std::lock_guard lock(s.mutex);
   if (s.capturing.count(stream) != 0) return set_error(cudaErrorIllegalState);
+  for (size_t i = 0; i < numDependencies; ++i) {
+    if (!owns(graph, dependencies[i])) return set_error(cudaErrorInvalidValue);
+  }
   const bool into_existing = graph != nullptr;
   auto& c = *s.captures.emplace_back(
       std::make_unique<capture>(capture{into_existing ? graph : new CUgraph_st, stream, false, into_existing}));
@@ -274,21 +278,20 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatu
                                      const cudaGraphNode_t** dependencies_out, const cudaGraphEdgeData** edgeData_out,
                                      size_t* numDependencies_out) {
   if (captureStatus_out == nullptr) return set_error(cudaErrorInvalidValue);
-  // Valid until the thread's next call, which is at least as long as CUDA's
-  // promise (until the stream's next capture call).
-  thread_local cudaGraphNode_t reported_dependency = nullptr;
   graph_state& s = state();
   std::lock_guard lock(s.mutex);
   auto it = s.capturing.find(stream);
   const bool active = it != s.capturing.end();
   *captureStatus_out = active ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
   if (!active) return cudaSuccess;
-  reported_dependency = it->second.last;
-  if (id_out != nullptr) *id_out = it->second.owner->id;
-  if (graph_out != nullptr) *graph_out = it->second.owner->graph;
-  if (dependencies_out != nullptr) *dependencies_out = &reported_dependency;
+  // Valid until the stream's next capture call, as CUDA promises.
+  capture_point& point = it->second;
+  point.reported = point.last;
+  if (id_out != nullptr) *id_out = point.owner->id;
+  if (graph_out != nullptr) *graph_out = point.owner->graph;
+  if (dependencies_out != nullptr) *dependencies_out = &point.reported;
   if (edgeData_out != nullptr) *edgeData_out = nullptr;  // every edge is a full dependency
-  if (numDependencies_out != nullptr) *numDependencies_out = reported_dependency != nullptr ? 1 : 0;
+  if (numDependencies_out != nullptr) *numDependencies_out = point.reported != nullptr ? 1 : 0;
   return cudaSuccess;
 }
 
@@ -315,6 +318,9 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNo
 
 // pGraph may be null for a capture into the caller's graph.
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
+  // An invalidated capture's graph goes after the lock is released (declared
+  // first, destroyed last): a graph's destruction may call into the runtime.
+  std::unique_ptr<CUgraph_st> abandoned;
   graph_state& s = state();
   std::lock_guard lock(s.mutex);
   auto it = s.capturing.find(stream);
@@ -327,7 +333,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
   std::erase_if(s.capturing, [&](const auto& entry) { return entry.second.owner == c; });
   std::erase_if(s.event_points, [&](const auto& entry) { return entry.second.owner == c; });
   if (pGraph != nullptr) *pGraph = invalidated ? nullptr : c->graph;
-  if (invalidated && !c->into_existing) delete c->graph;
+  if (invalidated && !c->into_existing) abandoned.reset(c->graph);
   std::erase_if(s.captures, [&](const auto& owned) { return owned.get() == c; });
   return invalidated ? set_error(cudaErrorStreamCaptureInvalidated) : cudaSuccess;
 }
@@ -421,6 +427,11 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* pType)
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags) {
   if (pGraphExec == nullptr || graph == nullptr) return set_error(cudaErrorInvalidValue);
   // Upload, device launch and priority have no effect here.
+  if (has_memory_nodes_in_bodies(graph)) {
+    report("cudaGraphInstantiate: a conditional node's body graph has memory allocation or free nodes, which cusim "
+           "does not run there. It returns cudaErrorNotSupported.");
+    return set_error(cudaErrorNotSupported);
+  }
   if (cudaError_t e = graph->allocations->add_executable(graph)) {
     report("cudaGraphInstantiate: this graph has allocation nodes and an executable graph made from it{} still "
            "exists; CUDA allows one at a time (destroy it first with cudaGraphExecDestroy). It returns {}.",
@@ -431,7 +442,7 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph,
   exec->allocations = graph->allocations;
   exec->memory_steps = memory_steps_of(graph);
   exec->auto_free = (flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0;
-  if (std::function<void()> reset = reset_conditionals(graph)) exec->works.push_back(std::move(reset));
+  exec->prologue = reset_conditionals(graph);
   for (const auto& node : graph->nodes) {
     std::function<void()> work = node_work(*node);
     if (!work) continue;
@@ -451,7 +462,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   if (cudaError_t e = context_error()) return e;
   if (graphExec == nullptr) return set_error(cudaErrorInvalidValue);
   if (cudaError_t e = check_host_stream(stream)) return set_error(e);
-  if (cudaError_t e = launch_graph_memory(graphExec->memory_steps, graphExec->auto_free)) {
+  std::vector<void*> release_after;
+  if (cudaError_t e = launch_graph_memory(graphExec->memory_steps, graphExec->auto_free, release_after)) {
     report("cudaGraphLaunch: an allocation node of this graph still holds the memory an earlier launch allocated "
            "(free it first: a free node, cudaFree or cudaFreeAsync; or instantiate with "
            "cudaGraphInstantiateFlagAutoFreeOnLaunch), or one of its free nodes frees memory that is not allocated. "
@@ -460,8 +472,11 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
     return set_error(e);
   }
   // The executable graph may be destroyed before this runs: the work copies it.
-  std::function<void()> run = [works = graphExec->works] {
+  std::function<void()> run = [prologue = graphExec->prologue, works = graphExec->works,
+                                release_after = std::move(release_after)] {
+    if (prologue) prologue();
     for (const auto& work : works) work();
+    release_graph_memory(release_after);
   };
   return enqueue(stream, std::move(run), cudaGraphNodeTypeGraph, false, "cudaGraphLaunch");
 }
@@ -501,6 +516,7 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cudaGraph_t gr
   void* memory = graph->allocations->reserve(nodeParams->bytesize);
   if (memory == nullptr) {
     graph->nodes.pop_back();
+    *pGraphNode = nullptr;
     return set_error(cudaErrorMemoryAllocation);
   }
   (*pGraphNode)->memory = memory;
@@ -558,7 +574,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
   if (hGraphExec == nullptr || hGraph == nullptr) return set_error(cudaErrorInvalidValue);
   std::vector<cudaGraphNode_t> nodes;
   for (const auto& node : hGraph->nodes) {
-    if (node->work) nodes.push_back(node.get());
+    if (node->work || node->make_work) nodes.push_back(node.get());
   }
   cudaGraphExecUpdateResult result = cudaGraphExecUpdateSuccess;
   cudaGraphNode_t error_node = nullptr;
@@ -572,16 +588,21 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
       }
     }
   }
+  // A graph with allocation nodes has one executable graph at a time.
+  const bool other_allocations = hGraphExec->allocations != hGraph->allocations;
+  if (result == cudaGraphExecUpdateSuccess && other_allocations &&
+      hGraph->allocations->add_executable(hGraph) != cudaSuccess) {
+    result = cudaGraphExecUpdateErrorNotSupported;
+  }
   if (resultInfo != nullptr) *resultInfo = {result, error_node, nullptr};
   if (result != cudaGraphExecUpdateSuccess) return set_error(cudaErrorGraphExecUpdateFailure);
-  if (hGraphExec->allocations != hGraph->allocations) {
-    if (cudaError_t e = hGraph->allocations->add_executable(hGraph)) return set_error(e);
+  if (other_allocations) {
     hGraphExec->allocations->remove_executable();
     hGraphExec->allocations = hGraph->allocations;
   }
   hGraphExec->memory_steps = memory_steps_of(hGraph);
   for (size_t i = 0; i < nodes.size(); ++i) {
-    hGraphExec->works[i] = nodes[i]->work;
+    hGraphExec->works[i] = node_work(*nodes[i]);
     hGraphExec->handles[i].push_back(nodes[i]);
   }
   return cudaSuccess;

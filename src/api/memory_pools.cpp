@@ -22,6 +22,7 @@
 #include "api/graphs.hpp"
 #include "api/streams.hpp"
 #include "memory/allocations.hpp"
+#include "support/diagnostics.hpp"
 
 struct CUmemPoolHandle_st {
   int device = 0;
@@ -91,20 +92,6 @@ cudaError_t allocate_from(cudaMemPool_t pool, void** ptr, std::size_t size, cuda
   return cudaSuccess;
 }
 
-// When a stream reaches cudaFreeAsync.
-void free_pool_allocation(void* ptr) {
-  pool_table& t = pools();
-  {
-    std::lock_guard lock(t.mutex);
-    if (auto it = t.allocations.find(ptr); it != t.allocations.end()) {
-      cudaMemPool_t pool = it->second.first;
-      pool->used -= it->second.second;
-      t.allocations.erase(it);
-      if (pool->used == 0 && t.live.count(pool) == 0) delete pool;  // destroyed while in use
-    }
-  }
-  release(ptr, true, false);
-}
 
 // cudaMemPoolSetAttribute (`set`) and cudaMemPoolGetAttribute: the reuse
 // flags (int) and the release threshold are read and written; the usage
@@ -141,6 +128,22 @@ cudaError_t pool_attribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value
 }
 
 }  // namespace
+
+// When a stream reaches cudaFreeAsync (or a graph's free node has run).
+void free_pool_allocation(void* ptr) {
+  pool_table& t = pools();
+  {
+    std::lock_guard lock(t.mutex);
+    if (auto it = t.allocations.find(ptr); it != t.allocations.end()) {
+      cudaMemPool_t pool = it->second.first;
+      pool->used -= it->second.second;
+      t.allocations.erase(it);
+      if (pool->used == 0 && t.live.count(pool) == 0) delete pool;  // destroyed while in use
+    }
+  }
+  release(ptr, true, false);
+}
+
 }  // namespace cusim::detail
 
 using namespace cusim::detail;
@@ -168,7 +171,13 @@ cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
   // A graph's allocation is freed now, for its graph's next launch; its
   // memory goes, when its graphs are gone, once the stream gets there.
   if (bool release = false; free_graph_allocation(devPtr, graph_error, release)) {
-    if (graph_error != cudaSuccess || !release) return graph_error == cudaSuccess ? cudaSuccess : set_error(graph_error);
+    if (graph_error != cudaSuccess) {
+      report("cudaFreeAsync was given {}, the memory of a graph's allocation node that is not allocated now (its "
+             "graph has not run since it was last freed). It returns cudaErrorInvalidValue.",
+             devPtr);
+      return set_error(graph_error);
+    }
+    if (!release) return cudaSuccess;
   }
   return enqueue(hStream, [devPtr] { free_pool_allocation(devPtr); }, cudaGraphNodeTypeEmpty, false, "cudaFreeAsync");
 }

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace cusim::detail {
@@ -42,11 +43,12 @@ void xor_into(xorshift_words& into, const xorshift_words& v) {
 // row additions.
 class xorshift_map {
  public:
+  // Filled in place: a map is 12.8 KB, too big to pass around on a fiber's
+  // stack (the first curand_init runs in a kernel).
   template <class ImageOfBit>
-  static xorshift_map from_images(ImageOfBit image_of_bit) {
-    xorshift_map map;
+  void fill(ImageOfBit image_of_bit) {
     for (int nibble = 0; nibble < xorshift_nibbles; ++nibble) {
-      auto& row = map.images_[nibble];
+      auto& row = images_[nibble];
       row[0] = {};
       for (unsigned pattern = 1; pattern < 16; ++pattern) {
         const int low = __builtin_ctz(pattern);
@@ -54,7 +56,6 @@ class xorshift_map {
         xor_into(row[pattern], image_of_bit(nibble * 4 + low));
       }
     }
-    return map;
   }
 
   xorshift_words apply(const xorshift_words& v) const {
@@ -66,24 +67,23 @@ class xorshift_map {
     return out;
   }
 
-  xorshift_map squared() const {
-    return from_images([this](int bit) { return apply(apply(unit_vector(bit))); });
+  void fill_with_square_of(const xorshift_map& m) {
+    fill([&m](int bit) { return m.apply(m.apply(unit_vector(bit))); });
   }
 
  private:
   std::array<std::array<xorshift_words, 16>, xorshift_nibbles> images_;
 };
 
-// The map for 2^(first_power + k) steps, k = 0..63.
+// The maps for 2^(first_power + k) steps, k = 0..63, built on the heap.
 std::vector<xorshift_map> xorshift_powers(int first_power) {
-  xorshift_map map = xorshift_map::from_images([](int bit) { return xorshift_step(unit_vector(bit)); });
-  for (int i = 0; i < first_power; ++i) map = map.squared();
-  std::vector<xorshift_map> powers;
-  powers.reserve(64);
-  for (int k = 0; k < 64; ++k) {
-    powers.push_back(map);
-    if (k + 1 < 64) map = map.squared();
-  }
+  std::vector<xorshift_map> powers(64);
+  auto scratch = std::make_unique<std::array<xorshift_map, 2>>();
+  (*scratch)[0].fill([](int bit) { return xorshift_step(unit_vector(bit)); });
+  int current = 0;
+  for (int i = 0; i < first_power; ++i, current ^= 1) (*scratch)[current ^ 1].fill_with_square_of((*scratch)[current]);
+  powers[0] = (*scratch)[current];
+  for (int k = 1; k < 64; ++k) powers[k].fill_with_square_of(powers[k - 1]);
   return powers;
 }
 

@@ -148,8 +148,7 @@ unsigned int lanes_behind(const thread_context& t, const lane_state& me, unsigne
 // stops a kernel that runs too long, hung or not.
 std::chrono::milliseconds hang_limit() {
   using std::chrono::seconds;
-  static const std::chrono::milliseconds limit =
-      env_seconds("CUSIM_WATCHDOG", env_seconds("CUSIM_STALL_SECONDS", seconds(60)));
+  static const std::chrono::milliseconds limit = watchdog_setting(seconds(60));
   return limit;
 }
 

@@ -16,8 +16,8 @@ std::chrono::milliseconds configured_limit() {
   // progress line says when no block finishes. On (60 s) in tests and CI.
   // CUSIM_STALL_SECONDS is the setting's earlier name.
   using std::chrono::seconds;
-  static const std::chrono::milliseconds limit = env_seconds(
-      "CUSIM_WATCHDOG", env_seconds("CUSIM_STALL_SECONDS", platform::stderr_is_terminal() ? seconds(0) : seconds(60)));
+  static const std::chrono::milliseconds limit =
+      watchdog_setting(platform::stderr_is_terminal() ? seconds(0) : seconds(60));
   return limit;
 }
 

@@ -53,6 +53,10 @@ std::chrono::milliseconds env_seconds(const char* name, std::chrono::millisecond
   return std::chrono::milliseconds(std::llround(seconds * 1000));
 }
 
+std::chrono::milliseconds watchdog_setting(std::chrono::milliseconds fallback) {
+  return env_seconds("CUSIM_WATCHDOG", env_seconds("CUSIM_STALL_SECONDS", fallback));
+}
+
 std::string seconds_text(std::chrono::steady_clock::duration d) {
   const double seconds = std::chrono::duration<double>(d).count();
   if (seconds >= 1) return fmt::format("{} s", static_cast<long long>(seconds));

@@ -17,6 +17,10 @@ std::int64_t env_positive(const char* name, std::int64_t fallback);
 std::int64_t env_nonnegative(const char* name, std::int64_t fallback);
 // A duration given in seconds, fractions allowed ("0.25"); 0 is allowed.
 std::chrono::milliseconds env_seconds(const char* name, std::chrono::milliseconds fallback);
+// CUSIM_WATCHDOG (or CUSIM_STALL_SECONDS, its earlier name): how long a
+// stalled kernel runs before it is reported, for the watchdog and the
+// lockstep checker, each with its own default.
+std::chrono::milliseconds watchdog_setting(std::chrono::milliseconds fallback);
 // A duration as reports give it: "3 s", or "0.25 s" under a second.
 std::string seconds_text(std::chrono::steady_clock::duration d);
 

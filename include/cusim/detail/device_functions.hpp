@@ -3,6 +3,7 @@
 // atomics are in atomic_functions.hpp.
 #pragma once
 #include <climits>
+#include <time.h>  // clock(), which kernels call without including it, as nvcc's headers allow
 #include <type_traits>
 
 #include <cusim/detail/atomic_functions.hpp>

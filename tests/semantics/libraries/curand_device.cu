@@ -95,6 +95,19 @@ __global__ void check_positions(int* ok) {
   if (!positions_agree<State>(s.seed, s.subsequence, static_cast<unsigned int>(s.offset % 1000))) atomicAnd(ok, 0);
 }
 
+// The 100000th value of a stream, drawn one by one and reached by skipahead:
+// a long stream meets every corner of a generator's arithmetic.
+template <class State>
+__global__ void long_stream(unsigned int* out) {
+  State drawn, skipped;
+  curand_init(31337, 5, 0, &drawn);
+  curand_init(31337, 5, 0, &skipped);
+  for (int i = 0; i < 99999; ++i) curand(&drawn);
+  skipahead(99999, &skipped);
+  out[0] = curand(&drawn);
+  out[1] = curand(&skipped);
+}
+
 // Moments over 256 threads x 512 draws each.
 template <class State>
 __global__ void moments(double* sums) {
@@ -127,7 +140,12 @@ int run(const char* name) {
   cudaMallocManaged(&sums, 4 * sizeof(double));
   std::memset(sums, 0, 4 * sizeof(double));
   moments<State><<<2, 128>>>(sums);
+  unsigned int* far;
+  cudaMallocManaged(&far, 2 * sizeof(unsigned int));
+  long_stream<State><<<1, 1>>>(far);
   if (cudaDeviceSynchronize() != cudaSuccess) return 1;
+  std::printf("%s value 100000: %u drawn, %u by skipahead\n", name, far[0], far[1]);
+  const bool far_ok = far[0] == far[1];
   for (int t = 0; t < start_count; ++t) {
     const record& r = records[t];
     std::printf("%s start %d curand:", name, t);
@@ -151,7 +169,8 @@ int run(const char* name) {
   std::printf("%s positions %s, moments %s\n", name, *ok ? "agree" : "DISAGREE", moments_ok ? "ok" : "WRONG");
   if (!moments_ok)
     std::printf("  uniform mean %.5f var %.5f; normal mean %.5f var %.5f\n", mean_u, var_u, mean_n, var_n);
-  const int failed = !*ok || !moments_ok;
+  const int failed = !*ok || !moments_ok || !far_ok;
+  cudaFree(far);
   cudaFree(records);
   cudaFree(ok);
   cudaFree(sums);

@@ -210,6 +210,24 @@ int main() {
     std::printf("host node ran %d time(s)\n", host_calls);
     cudaGraphDestroy(graph);
   }
+  // What CUDA refuses: a child graph with memory nodes.
+  {
+    cudaGraph_t graph;
+    cudaGraphCreate(&graph, 0);
+    cudaGraphNode_t refused;
+    cudaMemAllocNodeParams alloc = {};
+    alloc.poolProps.allocType = cudaMemAllocationTypePinned;
+    alloc.poolProps.location.type = cudaMemLocationTypeDevice;
+    alloc.bytesize = 256;
+    cudaGraph_t child;
+    cudaGraphCreate(&child, 0);
+    cudaGraphAddMemAllocNode(&refused, child, nullptr, 0, &alloc);
+    std::printf("child graph with an allocation node: %s\n",
+                cudaGetErrorName(cudaGraphAddChildGraphNode(&refused, graph, nullptr, 0, child)));
+    cudaGetLastError();
+    cudaGraphDestroy(child);
+    cudaGraphDestroy(graph);
+  }
   cudaFree(value);
   std::printf("%s\n", cudaGetErrorName(cudaDeviceSynchronize()));
   return 0;
