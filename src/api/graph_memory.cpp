@@ -16,6 +16,7 @@
 
 #include "api/errors.hpp"
 #include "memory/allocations.hpp"
+#include "support/diagnostics.hpp"
 
 namespace cusim::detail {
 namespace {
@@ -158,7 +159,7 @@ void release_graph_memory(const std::vector<void*>& addresses) {
   }
 }
 
-bool free_graph_allocation(void* address, cudaError_t& error, bool& release) {
+bool free_graph_allocation(void* address, const char* api, cudaError_t& error, bool& release) {
   graph_memory_ledger& l = ledger();
   std::lock_guard lock(l.mutex);
   const auto block = l.blocks.find(address);
@@ -167,6 +168,9 @@ bool free_graph_allocation(void* address, cudaError_t& error, bool& release) {
   release = false;
   graph_block& b = block->second;
   if (!b.allocated) {
+    report("{} was given {}, the memory of a graph's allocation node that is not allocated now (its graph has not "
+           "run since it was last freed). It returns cudaErrorInvalidValue.",
+           api, address);
     error = cudaErrorInvalidValue;
     return true;
   }

@@ -58,10 +58,10 @@ void release_graph_memory(const std::vector<void*>& addresses);
 // The stream-ordered free of cudaFreeAsync (memory_pools.cpp).
 void free_pool_allocation(void* ptr);
 
-// cudaFree and cudaFreeAsync: false when `address` is not a graph
-// allocation. Otherwise frees it, setting `error` (cudaErrorInvalidValue
-// when it is not allocated) and `release` (the memory itself must now go:
-// no graph holds it any more).
-bool free_graph_allocation(void* address, cudaError_t& error, bool& release);
+// cudaFree and cudaFreeAsync (`api`): false when `address` is not a graph
+// allocation. Otherwise frees it, setting `error` (cudaErrorInvalidValue,
+// reported, when it is not allocated) and `release` (the memory itself must
+// now go: no graph holds it any more).
+bool free_graph_allocation(void* address, const char* api, cudaError_t& error, bool& release);
 
 }  // namespace cusim::detail

@@ -190,13 +190,8 @@ cudaError_t cudaFree(void* ptr) {
   the_device().wait_all();
   // A graph's allocation is freed for its graph's next launch; its memory
   // goes only when its graphs are gone.
-  if (bool release = false; free_graph_allocation(ptr, graph_error, release)) {
-    if (graph_error != cudaSuccess) {
-      report("cudaFree was given {}, the memory of a graph's allocation node that is not allocated now (its graph "
-             "has not run since it was last freed). It returns cudaErrorInvalidValue.",
-             ptr);
-      return set_error(graph_error);
-    }
+  if (bool release = false; free_graph_allocation(ptr, "cudaFree", graph_error, release)) {
+    if (graph_error != cudaSuccess) return set_error(graph_error);
     if (!release) return cudaSuccess;
   }
   if (in_device_heap(ptr)) {

@@ -170,13 +170,8 @@ cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
   if (free_in_capture(hStream, devPtr)) return cudaSuccess;
   // A graph's allocation is freed now, for its graph's next launch; its
   // memory goes, when its graphs are gone, once the stream gets there.
-  if (bool release = false; free_graph_allocation(devPtr, graph_error, release)) {
-    if (graph_error != cudaSuccess) {
-      report("cudaFreeAsync was given {}, the memory of a graph's allocation node that is not allocated now (its "
-             "graph has not run since it was last freed). It returns cudaErrorInvalidValue.",
-             devPtr);
-      return set_error(graph_error);
-    }
+  if (bool release = false; free_graph_allocation(devPtr, "cudaFreeAsync", graph_error, release)) {
+    if (graph_error != cudaSuccess) return set_error(graph_error);
     if (!release) return cudaSuccess;
   }
   return enqueue(hStream, [devPtr] { free_pool_allocation(devPtr); }, cudaGraphNodeTypeEmpty, false, "cudaFreeAsync");
