@@ -50,12 +50,15 @@
 // So does __device__: in device functions, malloc/free/new/delete use the
 // device heap.
 #define __device__ __cusim_device__
+// And __host__: with __device__, a function whose body depends on
+// __CUDA_ARCH__ keeps both passes' bodies (tools/cusim-cc/device_pass.hpp).
+#define __host__ __cusim_host__
 #else
 #define __global__
 #define __cluster_dims__(...)
 #define __device__
-#endif
 #define __host__
+#endif
 #ifndef __CUSIM_CC__
 #define __constant__  // plain globals here; cusim-cc also registers them (__isConstant)
 #endif

@@ -126,8 +126,6 @@ handle_registry<CUevent_st>& events() {
   return registry;
 }
 
-bool in_device_code() { return current_thread != nullptr; }
-
 device_runtime_owner running_block() {
   const block_state& block = *current_thread->block;
   return {block.serial(), block.grid().tree->serial, block.block_idx(), block.grid().kernel_name()};

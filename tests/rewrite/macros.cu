@@ -6,8 +6,9 @@
 #error "__CUDACC__ must be defined for .cu files"
 #endif
 
-// __host__ __device__ code takes the host branch: cusim compiles each
-// function once, for host and device, like nvcc's host pass.
+// __host__ __device__ code takes the device branch in a kernel and the host
+// branch on the host, as nvcc's two passes compile it
+// (tests/semantics/compat/cuda_arch.cu has the rest).
 __host__ __device__ const char* side() {
 #ifdef __CUDA_ARCH__
   return "device";
@@ -28,6 +29,8 @@ int main() {
   // CHECK-NOT: mode macros defined
   report<<<1, 1>>>();
   cudaDeviceSynchronize();
-  // OUTPUT: kernel sees the host branch
+  // OUTPUT: kernel sees the device branch
+  std::printf("host sees the %s branch\n", side());
+  // OUTPUT: host sees the host branch
   return 0;
 }

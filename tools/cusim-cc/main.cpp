@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "device_pass.hpp"
 #include "options.hpp"
 #include "rewrite.hpp"
 #include "settings.hpp"
@@ -24,8 +25,8 @@ namespace {
 // The profile a program models unless CUSIM_DEVICE says otherwise.
 std::string profile_arch(const options& o) { return o.arch.empty() ? "90" : o.arch; }
 
-// What nvcc defines for a .cu file, in its host pass (see --help and
-// docs/cusim-cc.md for why __CUDA_ARCH__ is not among them).
+// What nvcc defines for a .cu file in its host pass; the device pass adds
+// __CUDA_ARCH__ (device_pass.hpp).
 std::vector<std::string> cuda_macros(const options& o) {
   std::vector<std::string> macros{
       "-D__CUSIM_CC__=1",
@@ -139,6 +140,7 @@ class driver {
     pp.insert(pp.end(), macros.begin(), macros.end());
     // nvcc includes cuda_runtime.h before every .cu file: many files rely on it.
     pp.insert(pp.end(), {"-include", "cuda_runtime.h"});
+    auto device_pp = pp;  // without the dependency flags: the host pass writes those
     add_dependency_flags(pp, input, object);
     if (o_.dependencies == dependency_mode::only) {
       pp.insert(pp.end(), {"-x", "c++", input.string()});
@@ -147,10 +149,20 @@ class driver {
     pp.insert(pp.end(), {"-E", "-x", "c++", input.string(), "-o", preprocessed.string()});
     if (int rc = run_command(o_, pp)) return rc;
     if (o_.dry_run) return 0;
+    std::string source = read_file(preprocessed);
+    if (mentions_cuda_arch(source)) {
+      const fs::path device_preprocessed = work_ / (input.stem().string() + ".device.ii");
+      device_pp.insert(device_pp.end(), {"-D__CUDA_ARCH__=" + profile_arch(o_) + "0", "-E", "-x", "c++",
+                                         input.string(), "-o", device_preprocessed.string()});
+      if (int rc = run_command(o_, device_pp)) return rc;
+      merged_passes merged = merge_device_pass(source, read_file(device_preprocessed));
+      for (const std::string& warning : merged.warnings) std::cerr << warning << '\n';
+      source = std::move(merged.text);
+    }
 
     std::string output;
     try {
-      output = rewrite_translation_unit(read_file(preprocessed));
+      output = rewrite_translation_unit(source);
     } catch (const rewrite_error& e) {
       const std::string file = e.file.empty() ? input.string() : e.file;
       std::cerr << file << ':' << e.line << ':' << e.column << ": error: " << e.what() << '\n';

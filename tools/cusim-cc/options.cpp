@@ -132,8 +132,10 @@ MACROS
     __CUDA_ARCH_LIST__ (the profile: 900, or 800 under -arch=sm_80),
     __CUDACC_RDC__, __CUDACC_EXTENDED_LAMBDA__ and
     __CUDACC_RELAXED_CONSTEXPR__ under their options, __CUSIM__ and
-    __CUSIM_CC__. __CUDA_ARCH__ is left undefined, as in nvcc's host pass:
-    each function is compiled once, for host and device alike.
+    __CUSIM_CC__. __CUDA_ARCH__ (900, or 800 under -arch=sm_80) as nvcc's
+    two passes set it: device functions and kernels see it, host code does
+    not, and a __host__ __device__ function sees it when a kernel calls it
+    (docs/cusim-cc.md).
 
 ENVIRONMENT
     CUSIM_CXX   the host C++ compiler, for .cu and C++ files and the link

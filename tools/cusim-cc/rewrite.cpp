@@ -86,6 +86,9 @@ class rewriter {
           device_pending_ = true;
           out_.append(word.size(), ' ');  // keeps the columns of what follows
           pos_ += word.size();
+        } else if (word == host_marker) {
+          out_.append(word.size(), ' ');
+          pos_ += word.size();
         } else if (in_device_code() && (word == "malloc" || word == "free") && is_call_of_free_function(word)) {
           rewrite_heap_call(word);
         } else if (in_device_code() && word == "new" && last_word_ != "operator") {
@@ -354,6 +357,9 @@ class rewriter {
   static constexpr std::string_view bounds_marker = "__cusim_launch_bounds__";
   // `__device__` reaches the rewriter as this marker (cuda_runtime.h).
   static constexpr std::string_view device_marker = "__cusim_device__";
+  // And `__host__` as this one, which only the merge of the __CUDA_ARCH__
+  // passes reads (device_pass.hpp).
+  static constexpr std::string_view host_marker = "__cusim_host__";
 
   // Dynamic memory in device code comes from the device heap
   // (cudaLimitMallocHeapSize), as on a GPU: malloc and free, new and delete

@@ -48,6 +48,12 @@ struct thread_context {
 
 extern CUSIM_THREAD_LOCAL thread_context* current_thread;
 
+// Whether the caller runs in a CUDA thread. A __host__ __device__ function
+// whose code depends on __CUDA_ARCH__ holds both passes' bodies and picks
+// with this (tools/cusim-cc/device_pass.hpp); in a constant expression,
+// the host's.
+constexpr bool in_device_code() noexcept { return !__builtin_is_constant_evaluated() && current_thread != nullptr; }
+
 // The running CUDA thread; only valid inside a kernel.
 CUSIM_ALWAYS_INLINE const thread_context& this_thread_context() { return *current_thread; }
 

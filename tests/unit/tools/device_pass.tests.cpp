@@ -1,0 +1,110 @@
+#include <catch2/catch.hpp>
+
+#include "device_pass.hpp"
+#include "sequence_diff.hpp"
+
+using cusim::cc::diff_sequences;
+using cusim::cc::merge_device_pass;
+
+namespace {
+bool holds(const std::string& text, const std::string& piece) { return text.find(piece) != std::string::npos; }
+std::size_t occurrences(const std::string& text, const std::string& piece) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(piece); at != std::string::npos; at = text.find(piece, at + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("cusim-cc device pass: the shortest diff of two sequences, as hunks", "[tools][device_pass][quick]") {
+  const auto hunks = diff_sequences({1, 2, 3, 4, 5, 6}, {1, 2, 9, 4, 6, 7}, 100);
+  REQUIRE(hunks);
+  REQUIRE(hunks->size() == 3);
+  CHECK(((*hunks)[0].a_begin == 2 && (*hunks)[0].a_end == 3 && (*hunks)[0].b_begin == 2 && (*hunks)[0].b_end == 3));
+  CHECK(((*hunks)[1].a_begin == 4 && (*hunks)[1].a_end == 5 && (*hunks)[1].b_begin == 4 && (*hunks)[1].b_end == 4));
+  CHECK(((*hunks)[2].a_begin == 6 && (*hunks)[2].a_end == 6 && (*hunks)[2].b_begin == 5 && (*hunks)[2].b_end == 6));
+  CHECK(diff_sequences({1, 2, 3}, {1, 2, 3}, 0)->empty());
+  CHECK_FALSE(diff_sequences({1, 2, 3, 4}, {5, 6, 7, 8}, 3));  // 8 edits needed
+}
+
+TEST_CASE("cusim-cc device pass: kernels and device functions take the device pass's body",
+          "[tools][device_pass][quick]") {
+  const std::string host = "# 1 \"k.cu\"\n__cusim_global__ void k(int* p) {\n  p[0] = -1;\n}\nvoid h() {\n  x = 1;\n}\n";
+  const std::string device = "# 1 \"k.cu\"\n__cusim_global__ void k(int* p) {\n  p[0] = 900;\n}\nvoid h() {\n  x = 2;\n}\n";
+  const auto merged = merge_device_pass(host, device);
+  CHECK(merged.warnings.empty());
+  CHECK(holds(merged.text, "p[0] = 900;"));
+  CHECK_FALSE(holds(merged.text, "p[0] = -1;"));
+  CHECK(holds(merged.text, "x = 1;"));  // h is host code
+  CHECK_FALSE(holds(merged.text, "x = 2;"));
+  // The device body is named after its own lines, and the host text after it
+  // after the host's: diagnostics point at the user's file.
+  CHECK(holds(merged.text, "\n# 1 \"k.cu\"\n{\n  p[0] = 900;\n}\n# 3 \"k.cu\"\n"));
+}
+
+TEST_CASE("cusim-cc device pass: __host__ __device__ bodies keep both passes and pick at run time",
+          "[tools][device_pass][quick]") {
+  const std::string host = "__cusim_host__ __cusim_device__ int f() { return 0; }\nint g() { return f(); }\n";
+  const std::string device = "__cusim_host__ __cusim_device__ int f() { return 900; }\nint g() { return f(); }\n";
+  const auto merged = merge_device_pass(host, device);
+  CHECK(merged.warnings.empty());
+  CHECK(holds(merged.text, "{ if (::cusim::detail::in_device_code())"));
+  CHECK(holds(merged.text, "return 900;"));
+  CHECK(holds(merged.text, "return 0;"));
+  CHECK(occurrences(merged.text, "int g() { return f(); }") == 1);
+
+  // Only the device marker: device code, one body.
+  const auto device_only = merge_device_pass("__cusim_device__ int f() { return 0; }",
+                                             "__cusim_device__ int f() { return 900; }");
+  CHECK_FALSE(holds(device_only.text, "in_device_code"));
+  CHECK(holds(device_only.text, "return 900;"));
+}
+
+TEST_CASE("cusim-cc device pass: a lambda follows the function around it, a marked one its own marker",
+          "[tools][device_pass][quick]") {
+  const std::string host_kernel = "__cusim_global__ void k() {\n  auto l = [](int v) {\n    return -v;\n  };\n}\n";
+  const std::string device_kernel = "__cusim_global__ void k() {\n  auto l = [](int v) {\n    return v;\n  };\n}\n";
+  CHECK(holds(merge_device_pass(host_kernel, device_kernel).text, "return v;"));
+
+  const std::string host_fn = "void h() {\n  auto l = [] __cusim_device__ (int v) {\n    return -v;\n  };\n}\n";
+  const std::string device_fn = "void h() {\n  auto l = [] __cusim_device__ (int v) {\n    return v;\n  };\n}\n";
+  const auto merged = merge_device_pass(host_fn, device_fn);
+  CHECK(holds(merged.text, "return v;"));
+  CHECK_FALSE(holds(merged.text, "return -v;"));
+}
+
+TEST_CASE("cusim-cc device pass: declarations only the device pass has are added, whole",
+          "[tools][device_pass][quick]") {
+  // The added function ends with the same line as the one before it: the
+  // run is placed where it is whole, not inside the first function.
+  const std::string host = "__cusim_device__ int a() {\n  return 1;\n}\nint main() {\n}\n";
+  const std::string device =
+      "__cusim_device__ int a() {\n  return 1;\n}\n__cusim_device__ int b() {\n  return 1;\n}\nint main() {\n}\n";
+  const auto merged = merge_device_pass(host, device);
+  CHECK(merged.warnings.empty());
+  CHECK(holds(merged.text, "__cusim_device__ int b() {\n  return 1;\n}"));
+  CHECK(occurrences(merged.text, "return 1;") == 2);
+
+  // Host-only declarations stay.
+  const auto host_only = merge_device_pass("int x;\nint host_only;\nint y;\n", "int x;\nint y;\n");
+  CHECK(holds(host_only.text, "int host_only;"));
+}
+
+TEST_CASE("cusim-cc device pass: declarations that differ outside function bodies keep the host's, with a warning",
+          "[tools][device_pass][quick]") {
+  const auto merged = merge_device_pass("# 3 \"t.cu\"\ntypedef long T;\n", "# 3 \"t.cu\"\ntypedef int T;\n");
+  CHECK(holds(merged.text, "typedef long T;"));
+  REQUIRE(merged.warnings.size() == 1);
+  CHECK(holds(merged.warnings[0], "t.cu:3: warning:"));
+}
+
+TEST_CASE("cusim-cc device pass: control statements and class bodies are not function bodies",
+          "[tools][device_pass][quick]") {
+  // The difference is in an if's block inside a device function: the whole
+  // function body is the device pass's.
+  const std::string host = "struct S {\n  __cusim_device__ void f() {\n    if (c) {\n      a = 1;\n    }\n  }\n};\n";
+  const std::string device = "struct S {\n  __cusim_device__ void f() {\n    if (c) {\n      a = 2;\n    }\n  }\n};\n";
+  const auto merged = merge_device_pass(host, device);
+  CHECK(merged.warnings.empty());
+  CHECK(holds(merged.text, "a = 2;"));
+  CHECK(holds(merged.text, "struct S {"));
+}
