@@ -35,6 +35,16 @@ endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/cuda/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cusim-cuda)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/cusim/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cusim)
 install(EXPORT cusimTargets NAMESPACE cusim:: DESTINATION ${CUSIM_INSTALL_CMAKEDIR})
+# The nvcc-shaped toolkit directory (cmake/CusimToolkit.cmake), naming the
+# installed cusim-cc, headers and libcusim.
+set(_prefix "\${CMAKE_INSTALL_PREFIX}")
+install(CODE "execute_process(COMMAND \"${CMAKE_COMMAND}\"
+  \"-DTOOLKIT=${_prefix}/${CMAKE_INSTALL_LIBDIR}/cusim/toolkit\"
+  \"-DCUSIM_CC=${_prefix}/${CMAKE_INSTALL_BINDIR}/cusim-cc\"
+  \"-DCUDA_HEADERS=${_prefix}/${CMAKE_INSTALL_INCLUDEDIR}/cusim-cuda\"
+  \"-DCUSIM_HEADERS=${_prefix}/${CMAKE_INSTALL_INCLUDEDIR}/cusim\"
+  \"-DLIBRARIES=${_prefix}/${CMAKE_INSTALL_LIBDIR}/libcusim.a;$<TARGET_LINKER_FILE:Boost::context>;$<TARGET_LINKER_FILE:fmt::fmt>\"
+  -P \"${PROJECT_SOURCE_DIR}/cmake/CusimToolkit.cmake\" COMMAND_ERROR_IS_FATAL ANY)")
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/cusimConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cusimConfig.cmake INSTALL_DESTINATION ${CUSIM_INSTALL_CMAKEDIR})

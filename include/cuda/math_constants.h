@@ -5,11 +5,10 @@
 #ifndef __MATH_CONSTANTS_H__
 #define __MATH_CONSTANTS_H__
 #endif
-#include <bit>
 #include <cstdint>
 
-#define CUSIM_FLOAT_BITS_(bits) (::std::bit_cast<float>(::std::uint32_t{bits}))
-#define CUSIM_DOUBLE_BITS_(bits) (::std::bit_cast<double>(::std::uint64_t{bits}))
+#define CUSIM_FLOAT_BITS_(bits) (__builtin_bit_cast(float, ::std::uint32_t{bits}))
+#define CUSIM_DOUBLE_BITS_(bits) (__builtin_bit_cast(double, ::std::uint64_t{bits}))
 
 // Single precision.
 #define CUDART_INF_F CUSIM_FLOAT_BITS_(0x7f800000U)

@@ -10,7 +10,9 @@
 #     --fetch GITDIR    first extract the manifest's commit from a git
 #                       repository of cuda-samples (e.g. the bare mirror that
 #                       `fetch github:NVIDIA/cuda-samples` makes) into the corpus
-#     --cusim-cc PATH   the compiler (default build/bin/cusim-cc)
+#     --nvcc PATH       the nvcc of cusim's toolkit directory, which the
+#                       samples' CMake files get as CMAKE_CUDA_COMPILER
+#                       (default build/toolkit/bin/nvcc)
 #     --smoke           only the samples marked 'smoke'
 #     --jobs N          build and run N samples at once (default nproc)
 #     --table FILE      also write the table as Markdown to FILE
@@ -26,7 +28,7 @@ root=$(cd "$here/../.." && pwd)
 manifest=$here/cuda-samples.txt
 corpus=${CUSIM_CORPUS_DIR:-$HOME/.cache/cusim-corpus}
 fetch_from=""
-cusim_cc=$root/build/bin/cusim-cc
+nvcc=$root/build/toolkit/bin/nvcc
 smoke=false
 jobs=$(nproc)
 table=""
@@ -38,7 +40,7 @@ while (($#)); do
     --manifest) manifest=$2; shift 2 ;;
     --corpus) corpus=$2; shift 2 ;;
     --fetch) fetch_from=$2; shift 2 ;;
-    --cusim-cc) cusim_cc=$2; shift 2 ;;
+    --nvcc) nvcc=$2; shift 2 ;;
     --smoke) smoke=true; shift ;;
     --jobs) jobs=$2; shift 2 ;;
     --table) table=$2; shift 2 ;;
@@ -71,20 +73,6 @@ extract() {
     rm -rf "$src" && mv "$src.tmp" "$src" && echo "$commit" > "$src/.cusim-commit"
 }
 
-# Prints the sources a sample's CMakeLists.txt gives add_executable().
-sources_of() {
-  sed -n '/add_executable(/,/)/p' "$1/CMakeLists.txt" | tr '\n' ' ' |
-    sed 's/.*add_executable([[:space:]]*[^[:space:])]*//; s/).*//' | tr -s ' ' '\n' | grep .
-}
-
-# Prints the directories its CMakeLists.txt gives include_directories() and
-# target_include_directories() (CMake variables, the CUDA toolkit's, left out).
-directories_of() {
-  sed -n '/include_directories(/,/)/p' "$1/CMakeLists.txt" | tr '\n' ' ' | sed 's/)/)\n/g' |
-    sed -n 's/.*include_directories(\([^)]*\)).*/\1/p' | tr -s ' \t' '\n' |
-    grep -vE '^$|^\$|^(PRIVATE|PUBLIC|INTERFACE|SYSTEM|BEFORE|AFTER)$' | grep -vxF "$(basename "$1")"
-}
-
 # One line of text as a table cell: ASCII ('...' for other characters), no
 # '|' or '\', at most 160 characters.
 table_cell() {
@@ -99,21 +87,25 @@ run_one() {
   sample_dir=$src/Samples/$dir
   work=$out/$dir
   rm -rf "$work" && mkdir -p "$work"
-  local flags=(-std=c++17 --extended-lambda -rdc=true -O2 -I "$src/Common" -I "$sample_dir")
-  grep -q OpenMP "$sample_dir/CMakeLists.txt" && flags+=(-Xcompiler -fopenmp -lgomp)
-  local include
-  for include in $(directories_of "$sample_dir"); do flags+=(-I "$sample_dir/$include"); done
-  local files=() f
-  for f in $(sources_of "$sample_dir"); do files+=("$sample_dir/$f"); done
   start=$(date +%s)
-  if ! "$cusim_cc" "${flags[@]}" "${files[@]}" -o "$work/app" >"$work/build.log" 2>&1; then
+  # Its own CMakeLists.txt, with cusim's toolkit as the CUDA toolkit. -O2:
+  # nvcc optimises device code unless told otherwise (-G), and on cusim
+  # device code is host code, which CMake builds unoptimised by default.
+  local app=""
+  if cmake -S "$sample_dir" -B "$work/build" -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_FLAGS=-O2 \
+       -DCMAKE_CXX_FLAGS=-O2 >"$work/build.log" 2>&1 &&
+     cmake --build "$work/build" -j 1 >>"$work/build.log" 2>&1; then
+    app=$work/build/$(basename "$dir")
+    [[ -x $app ]] || app=$(find "$work/build" -maxdepth 1 -type f -executable | head -1)
+  fi
+  if [[ -z $app || ! -x $app ]]; then
     note=$(grep -m1 -E 'error|Error' "$work/build.log" | sed "s#$src/##g" | table_cell)
     echo "$dir|no|fail|$(($(date +%s) - start))|$note"
     return
   fi
   local run_args=()
   [[ $args != - ]] && read -ra run_args <<<"$args"
-  (cd "$sample_dir" && timeout "$timeout_s" "$work/app" "${run_args[@]}") >"$work/run.log" 2>&1 </dev/null
+  (cd "$sample_dir" && timeout "$timeout_s" "$app" "${run_args[@]}") >"$work/run.log" 2>&1 </dev/null
   local rc=$?
   if ((rc == 124)); then
     status=fail; note="ran past ${timeout_s} s"
@@ -143,7 +135,7 @@ if [[ ! -d $src/Samples ]]; then
 fi
 [[ -f $src/.cusim-commit && $(cat "$src/.cusim-commit") != "$commit" ]] &&
   echo "run-corpus: warning: $src holds $(cat "$src/.cusim-commit"), the manifest wants $commit" >&2
-[[ -x $cusim_cc ]] || { echo "run-corpus: no cusim-cc at $cusim_cc (build cusim first)" >&2; exit 2; }
+[[ -x $nvcc ]] || { echo "run-corpus: no cusim toolkit at $nvcc (build cusim first)" >&2; exit 2; }
 
 lines=$(grep -v '^[[:space:]]*#' "$manifest" | grep '|')
 $smoke && lines=$(grep -E '\|[[:space:]]*smoke[[:space:]]*$' <<<"$lines")
@@ -152,7 +144,7 @@ $smoke && lines=$(grep -E '\|[[:space:]]*smoke[[:space:]]*$' <<<"$lines")
 
 results=$(tr '\n' '\0' <<<"$lines" |
   xargs -0 -P "$jobs" -I{} "$0" --manifest "$manifest" --corpus "$corpus" \
-    --cusim-cc "$cusim_cc" --timeout "$timeout_s" --one {} | sort)
+    --nvcc "$nvcc" --timeout "$timeout_s" --one {} | sort)
 
 # The table: one row per sample, then the counts.
 expect_of() { grep -E "^[[:space:]]*$1[[:space:]]*\|" <<<"$lines" | cut -d'|' -f4 | xargs; }

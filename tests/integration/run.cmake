@@ -52,6 +52,13 @@ if(MODE STREQUAL "package")
   step(OUTPUT verbose ${WORK_DIR}/prefix/bin/cusim-cc -v -E -I${WORK_DIR}/src/include ${WORK_DIR}/src/scale.cu
        -o ${WORK_DIR}/scale.ii)
   expect_match("${verbose}" "headers from ${WORK_DIR}/prefix/include/cusim-cuda")
+  # The installed toolkit directory serves CMake's CUDA language too.
+  file(GLOB nvcc ${WORK_DIR}/prefix/lib*/cusim/toolkit/bin/nvcc)
+  step(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/toolchain/cmake_cuda_language -B ${WORK_DIR}/cuda-language
+       -DCMAKE_CUDA_COMPILER=${nvcc} -DCMAKE_BUILD_TYPE=Release)
+  step(${CMAKE_COMMAND} --build ${WORK_DIR}/cuda-language)
+  step(OUTPUT language_run ${WORK_DIR}/cuda-language/scale)
+  expect_match("${language_run}" "PASSED")
 endif()
 step(OUTPUT run ${WORK_DIR}/build/consumer)
 expect_match("${run}" "modelling compute capability 8.0")

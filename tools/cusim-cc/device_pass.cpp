@@ -18,6 +18,9 @@ constexpr std::size_t npos = preprocessed::npos;
 // code but something else (a header that differs wholesale): cusim-cc
 // says so and keeps the host pass.
 constexpr std::size_t max_differing_lines = 4000;
+// Lines that differ are aligned token by token up to this many differing
+// tokens (the search's memory grows with its square); past it, as wholes.
+constexpr std::size_t max_refined_tokens = 2000;
 
 // Which pass a function body is taken from.
 enum class body_pass { host, device, both };
@@ -38,13 +41,26 @@ struct body_choice {
   std::size_t device_open;
   body_pass pass;
 };
+// A difference in tokens, and the difference in lines it was found in.
+struct token_hunk {
+  diff_hunk tokens;  // a: host tokens, b: device tokens
+  std::size_t line_hunk;
+  bool lines_inserted;  // the lines are the device pass's alone
+};
 
 class merger {
  public:
   merger(std::string_view host, std::string_view device) : host_(host), device_(device) {}
 
   merged_passes run() {
-    auto hunks = diff_sequences(line_hashes(host_), line_hashes(device_), max_differing_lines);
+    // Of the two ways to pair equal lines, the one whose differences are
+    // whole (balanced brackets) places them where they were written.
+    const auto host_lines = line_hashes(host_), device_lines = line_hashes(device_);
+    auto hunks = diff_sequences(host_lines, device_lines, max_differing_lines);
+    if (hunks) {
+      slide_all(*hunks);
+      repair(*hunks, host_lines, device_lines);
+    }
     if (!hunks) {
       warn_at(0, "the host and device passes (__CUDA_ARCH__ defined) differ in more than " +
                      std::to_string(max_differing_lines) + " lines; the host pass is compiled, as if __CUDA_ARCH__ "
@@ -52,17 +68,10 @@ class merger {
       return {std::string(host_.text()), std::move(warnings_)};
     }
     for (std::size_t i = 0; i < hunks->size(); ++i) {
-      const diff_hunk floor = i == 0 ? diff_hunk{0, 0, 0, 0} : (*hunks)[i - 1];
-      const diff_hunk ceiling = i + 1 < hunks->size()
-                                    ? (*hunks)[i + 1]
-                                    : diff_hunk{host_.lines().size(), 0, device_.lines().size(), 0};
-      slide_to_top_level((*hunks)[i], floor.a_end, floor.b_end, ceiling.a_begin, ceiling.b_begin);
-    }
-    for (const diff_hunk& lines : *hunks) {
-      for (const diff_hunk& tokens : refine(lines)) token_hunks_.push_back(tokens);
+      for (const diff_hunk& tokens : refine((*hunks)[i])) token_hunks_.push_back({tokens, i, (*hunks)[i].a_begin == (*hunks)[i].a_end});
     }
     map_equal_tokens();
-    for (const diff_hunk& h : token_hunks_) place(h);
+    for (const token_hunk& h : token_hunks_) place(h);
     return {emit(), std::move(warnings_)};
   }
 
@@ -100,6 +109,126 @@ class merger {
          b = p.enclosing_brace(b))
       ++depth;
     return depth;
+  }
+
+  void slide_all(std::vector<diff_hunk>& hunks) const {
+    for (std::size_t i = 0; i < hunks.size(); ++i) {
+      const diff_hunk floor = i == 0 ? diff_hunk{0, 0, 0, 0} : hunks[i - 1];
+      const diff_hunk ceiling =
+          i + 1 < hunks.size() ? hunks[i + 1] : diff_hunk{host_.lines().size(), 0, device_.lines().size(), 0};
+      slide_to_top_level(hunks[i], floor.a_end, floor.b_end, ceiling.a_begin, ceiling.b_begin);
+    }
+  }
+  // Whether a difference is not whole on both sides.
+  bool broken(const diff_hunk& h) const {
+    return !balanced(host_, first_token(host_, h.a_begin), first_token(host_, h.a_end)) ||
+           !balanced(device_, first_token(device_, h.b_begin), first_token(device_, h.b_end));
+  }
+  std::size_t broken(const std::vector<diff_hunk>& hunks, std::size_t first, std::size_t end) const {
+    std::size_t count = 0;
+    for (std::size_t i = first; i < end; ++i) count += broken(hunks[i]);
+    return count;
+  }
+
+  // The shortest edit pairs equal lines as early as it can; where that
+  // leaves a difference that is not whole (a function the device pass adds
+  // after a "}" both have, read as added from inside the function before),
+  // the lines from a few differences before it to a few after are paired
+  // again: as many as can be while every difference between them is whole.
+  void repair(std::vector<diff_hunk>& hunks, const std::vector<std::uint64_t>& host_lines,
+              const std::vector<std::uint64_t>& device_lines) const {
+    constexpr std::size_t reach = 3, max_window_lines = 96;
+    for (std::size_t i = 0; i < hunks.size();) {
+      if (!broken(hunks[i])) {
+        ++i;
+        continue;
+      }
+      std::size_t next = i + 1;
+      for (std::size_t r = 1; r <= reach; ++r) {
+        const std::size_t first = i >= r ? i - r : 0, end = std::min(hunks.size(), i + 1 + r);
+        const diff_hunk window{hunks[first].a_begin, hunks[end - 1].a_end, hunks[first].b_begin, hunks[end - 1].b_end};
+        if (window.a_end - window.a_begin > max_window_lines || window.b_end - window.b_begin > max_window_lines) break;
+        auto local = whole_alignment(window, host_lines, device_lines);
+        if (!local) continue;
+        hunks.erase(hunks.begin() + static_cast<std::ptrdiff_t>(first), hunks.begin() + static_cast<std::ptrdiff_t>(end));
+        hunks.insert(hunks.begin() + static_cast<std::ptrdiff_t>(first), local->begin(), local->end());
+        next = first + local->size();
+        break;
+      }
+      i = next;
+    }
+  }
+
+  // Pairs host lines [w.a_begin, w.a_end) with device lines [w.b_begin,
+  // w.b_end), in order, as many as possible, such that what lies between
+  // pairs is whole on both sides; the differences that leaves, or nothing
+  // when no such pairing exists. (Dynamic programming over the window.)
+  std::optional<std::vector<diff_hunk>> whole_alignment(const diff_hunk& w, const std::vector<std::uint64_t>& host_lines,
+                                                        const std::vector<std::uint64_t>& device_lines) const {
+    const std::size_t h = w.a_end - w.a_begin, d = w.b_end - w.b_begin;
+    const auto host_whole = whole_ranges(host_, w.a_begin, h), device_whole = whole_ranges(device_, w.b_begin, d);
+    // best[i][j]: most pairs with host lines before i and device lines
+    // before j used, the last pair (if any) being (i - 1, j - 1).
+    std::vector<int> best((h + 1) * (d + 1), -1);
+    std::vector<std::size_t> from((h + 1) * (d + 1), npos);
+    auto at = [&](std::size_t i, std::size_t j) { return i * (d + 1) + j; };
+    best[at(0, 0)] = 0;
+    for (std::size_t i = 0; i <= h; ++i) {
+      for (std::size_t j = 0; j <= d; ++j) {
+        if (best[at(i, j)] < 0) continue;
+        for (std::size_t i2 = i; i2 < h; ++i2) {
+          if (!host_whole[i * (h + 1) + i2]) continue;
+          for (std::size_t j2 = j; j2 < d; ++j2) {
+            if (host_lines[w.a_begin + i2] != device_lines[w.b_begin + j2] || !device_whole[j * (d + 1) + j2]) continue;
+            if (best[at(i, j)] + 1 > best[at(i2 + 1, j2 + 1)]) {
+              best[at(i2 + 1, j2 + 1)] = best[at(i, j)] + 1;
+              from[at(i2 + 1, j2 + 1)] = at(i, j);
+            }
+          }
+        }
+      }
+    }
+    std::size_t end = npos;
+    for (std::size_t i = 0; i <= h; ++i) {
+      for (std::size_t j = 0; j <= d; ++j) {
+        if (best[at(i, j)] < 0 || !host_whole[i * (h + 1) + h] || !device_whole[j * (d + 1) + d]) continue;
+        if (end == npos || best[at(i, j)] > best[end]) end = at(i, j);
+      }
+    }
+    if (end == npos) return std::nullopt;
+    std::vector<diff_hunk> hunks;
+    std::size_t next_i = h, next_j = d;  // where the gap after the current pair ends
+    for (std::size_t cell = end;; cell = from[cell]) {
+      const std::size_t i = cell / (d + 1), j = cell % (d + 1);
+      if (i < next_i || j < next_j) hunks.push_back({w.a_begin + i, w.a_begin + next_i, w.b_begin + j, w.b_begin + next_j});
+      if (cell == at(0, 0)) break;
+      next_i = i - 1;
+      next_j = j - 1;
+    }
+    std::reverse(hunks.begin(), hunks.end());
+    return hunks;
+  }
+  // whole[i * (n + 1) + k]: lines [i, k) of the window starting at `first`
+  // hold whole bracket pairs only.
+  static std::vector<bool> whole_ranges(const preprocessed& p, std::size_t first, std::size_t n) {
+    std::vector<bool> whole((n + 1) * (n + 1), false);
+    for (std::size_t i = 0; i <= n; ++i) {
+      const std::size_t start = first + i < p.lines().size() ? p.lines()[first + i].first_token : p.tokens().size();
+      std::size_t open = 0;  // brackets in the range whose match is outside it
+      whole[i * (n + 1) + i] = true;
+      for (std::size_t k = i; k < n; ++k) {
+        const pp_line& line = p.lines()[first + k];
+        for (std::size_t t = line.first_token; t < line.end_token; ++t) {
+          const char c = p.text()[p.tokens()[t].begin];
+          if (p.tokens()[t].kind != token_kind::punctuation || (c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}')) continue;
+          const std::size_t m = p.match(t);
+          if (m != npos && m < t && m >= start) --open;
+          else ++open;
+        }
+        whole[i * (n + 1) + k + 1] = open == 0;
+      }
+    }
+    return whole;
   }
 
   // A run only one pass has can often be placed several ways among equal
@@ -140,7 +269,8 @@ class merger {
                            first_token(device_, lines.b_begin), first_token(device_, lines.b_end)};
     if (tokens.a_begin == tokens.a_end || tokens.b_begin == tokens.b_end) return {tokens};
     auto inner = diff_sequences(token_hashes(host_, tokens.a_begin, tokens.a_end),
-                                token_hashes(device_, tokens.b_begin, tokens.b_end), npos);
+                                token_hashes(device_, tokens.b_begin, tokens.b_end), max_refined_tokens);
+    if (!inner) return {tokens};  // too different to be worth aligning inside
     for (diff_hunk& h : *inner) {
       h.a_begin += tokens.a_begin, h.a_end += tokens.a_begin;
       h.b_begin += tokens.b_begin, h.b_end += tokens.b_begin;
@@ -154,10 +284,10 @@ class merger {
     auto map_until = [&](std::size_t a_end) {
       for (; a < a_end; ++a, ++b) device_token_[a] = b;
     };
-    for (const diff_hunk& h : token_hunks_) {
-      map_until(h.a_begin);
-      a = h.a_end;
-      b = h.b_end;
+    for (const token_hunk& t : token_hunks_) {
+      map_until(t.tokens.a_begin);
+      a = t.tokens.a_end;
+      b = t.tokens.b_end;
     }
     map_until(host_.tokens().size());
   }
@@ -165,8 +295,14 @@ class merger {
   // --- Where a difference lies ---------------------------------------------
 
   std::string_view word(std::size_t t) const { return host_.spelling(t); }
-  bool is_arrow_at(std::size_t t) const {  // tokens t-1, t spell "->"
-    return t > 0 && word(t) == ">" && word(t - 1) == "-" && host_.tokens()[t].begin == host_.tokens()[t - 1].end;
+  bool is_arrow_at(std::size_t t) const {  // tokens t-1, t spell "->", not in `operator->`
+    return t > 0 && word(t) == ">" && word(t - 1) == "-" && host_.tokens()[t].begin == host_.tokens()[t - 1].end &&
+           !(t >= 2 && word(t - 2) == "operator");
+  }
+  // `]` that closes `operator[]`, not a lambda's captures.
+  bool closes_subscript_operator(std::size_t t) const {
+    const std::size_t open = host_.match(t);
+    return open != npos && open > 0 && word(open - 1) == "operator";
   }
 
   // Reads back from a '{' to learn what it opens.
@@ -201,14 +337,20 @@ class merger {
         break;
       }
     }
+    // A constructor's member initializers in braces: `) : a{x}, b{y} {`
+    // (those in parentheses read as a call, which ends the same way).
+    while (word(p) == "}" && host_.match(p) != npos && host_.match(p) >= 3 &&
+           host_.tokens()[host_.match(p) - 1].kind == token_kind::identifier &&
+           (word(host_.match(p) - 2) == "," || word(host_.match(p) - 2) == ":"))
+      p = host_.match(p) - 3;
     std::size_t declaration_end = p;
-    if (word(p) == "]") {  // [captures] { ... }
+    if (word(p) == "]" && !closes_subscript_operator(p)) {  // [captures] { ... }
       head.lambda = true;
     } else if (word(p) == ")" && host_.match(p) != npos && host_.match(p) > 0) {
       const std::size_t before = host_.match(p) - 1;
       const std::string_view w = word(before);
       if (w == "if" || w == "for" || w == "while" || w == "switch" || w == "catch" || w == "constexpr") return head;
-      head.lambda = w == "]";
+      head.lambda = w == "]" && !closes_subscript_operator(before);
       declaration_end = before;
     } else {
       return head;  // a class, namespace, initializer or plain block
@@ -251,32 +393,57 @@ class merger {
     return host_function;
   }
 
-  void place(const diff_hunk& h) {
+  void place(const token_hunk& t) {
+    const diff_hunk& h = t.tokens;
     const std::size_t first = h.a_begin, last = h.a_end > h.a_begin ? h.a_end - 1 : h.a_begin;
     const auto [body, pass] = body_around(first, last);
     if (body != npos) {
-      if (pass == body_pass::host) return;
-      const std::size_t device_open = device_token_[body], device_close = device_token_[host_.match(body)];
-      if (device_open == npos || device_close == npos || device_.match(device_open) != device_close) {
-        warn_at(first, "this function's body differs between the host and device passes (__CUDA_ARCH__) in a way "
-                       "cusim-cc cannot follow (its braces differ); the host pass's body is compiled");
-        return;
-      }
-      bodies_[body] = {device_open, pass};
+      if (pass != body_pass::host && !bodies_.count(body)) choose_body(t, body, pass);
       return;
     }
-    if (h.a_begin == h.a_end) {
-      const std::size_t device_first = h.b_begin, device_end = h.b_end;
-      if (!balanced(device_, device_first, device_end)) {
-        warn_at(first, "declarations only the device pass has (__CUDA_ARCH__ defined) could not be placed; they are "
-                       "left out");
-        return;
-      }
-      insertions_[first].push_back({device_first, device_end});
+    // Outside function bodies only whole lines the device pass adds are
+    // added: a declaration the host pass lacks. Tokens added inside a line
+    // that also differs otherwise would make a declaration neither pass has.
+    if (t.lines_inserted && balanced(device_, h.b_begin, h.b_end)) {
+      insertions_[first].push_back({h.b_begin, h.b_end});
+    } else if (t.lines_inserted) {
+      warn_once(t, "declarations only the device pass has (__CUDA_ARCH__ defined) could not be placed; they are "
+                   "left out");
     } else if (h.b_begin != h.b_end) {
-      warn_at(first, "declarations outside function bodies differ between the host and device passes "
-                     "(__CUDA_ARCH__); the host pass's are compiled");
+      warn_once(t, "declarations outside function bodies differ between the host and device passes "
+                   "(__CUDA_ARCH__); the host pass's are compiled");
     }
+  }
+
+  void choose_body(const token_hunk& t, std::size_t body, body_pass pass) {
+    const std::size_t close = host_.match(body);
+    const std::size_t device_open = device_token_[body], device_close = device_token_[close];
+    if (device_open == npos || device_close == npos || device_.match(device_open) != device_close) {
+      warn_once(t, "this function's body differs between the host and device passes (__CUDA_ARCH__) in a way "
+                   "cusim-cc cannot follow (its braces differ); the host pass's body is compiled");
+      return;
+    }
+    // Inline PTX cannot run here (yet): a body whose device version is
+    // assembly and whose host version is not keeps the host's, as the
+    // portable fallback such code usually has.
+    if (holds_asm(device_, device_open, device_close) && !holds_asm(host_, body, close)) {
+      warn_once(t, "the device pass's body of this function uses inline PTX (asm), which cusim does not translate; "
+                   "the host pass's body is compiled");
+      return;
+    }
+    bodies_[body] = {device_open, pass};
+  }
+  static bool holds_asm(const preprocessed& p, std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i <= last; ++i) {
+      if (p.tokens()[i].kind != token_kind::identifier) continue;
+      const std::string_view w = p.spelling(i);
+      if (w == "asm" || w == "__asm__" || w == "__asm") return true;
+    }
+    return false;
+  }
+
+  void warn_once(const token_hunk& t, const std::string& message) {
+    if (warned_line_hunks_.insert(t.line_hunk).second) warn_at(t.tokens.a_begin, message);
   }
 
   void warn_at(std::size_t host_token, const std::string& message) {
@@ -345,7 +512,8 @@ class merger {
   }
 
   preprocessed host_, device_;
-  std::vector<diff_hunk> token_hunks_;     // a: host tokens, b: device tokens
+  std::vector<token_hunk> token_hunks_;
+  std::set<std::size_t> warned_line_hunks_;  // one warning per difference in lines
   std::vector<std::size_t> device_token_;  // host token -> the same device token, or npos
   std::map<std::size_t, body_choice> bodies_;                 // by the host body's '{'
   std::map<std::size_t, std::vector<insertion>> insertions_;  // before this host token
@@ -360,7 +528,7 @@ merged_passes merge_device_pass(std::string_view host, std::string_view device) 
   return merger(host, device).run();
 }
 
-bool mentions_cuda_arch(std::string_view preprocessed_text) {
+bool mentions_cuda_arch(std::string_view preprocessed_text, const std::vector<std::string>& own_dirs) {
   std::set<std::string> files;
   for (std::size_t at = 0; at < preprocessed_text.size();) {
     std::size_t end = preprocessed_text.find('\n', at);
@@ -374,6 +542,10 @@ bool mentions_cuda_arch(std::string_view preprocessed_text) {
     at = end + 1;
   }
   for (const std::string& file : files) {
+    const bool own = std::any_of(own_dirs.begin(), own_dirs.end(), [&](const std::string& dir) {
+      return file.size() > dir.size() && file.compare(0, dir.size(), dir) == 0 && file[dir.size()] == '/';
+    });
+    if (own) continue;
     std::ifstream in(file, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();

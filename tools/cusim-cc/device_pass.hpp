@@ -29,7 +29,9 @@ struct merged_passes {
 merged_passes merge_device_pass(std::string_view host, std::string_view device);
 
 // Whether any file the preprocessed text came from (its line markers name
-// them) spells __CUDA_ARCH__: only then is a device pass worth running.
-bool mentions_cuda_arch(std::string_view preprocessed_text);
+// them), other than those under `own_dirs` (cusim's headers, which only
+// mention it in comments), spells __CUDA_ARCH__: only then is a device pass
+// worth running.
+bool mentions_cuda_arch(std::string_view preprocessed_text, const std::vector<std::string>& own_dirs);
 
 }  // namespace cusim::cc

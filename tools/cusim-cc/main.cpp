@@ -49,6 +49,8 @@ class driver {
   driver(options o, fs::path work) : o_(std::move(o)), tools_(locate_toolchain(o_)), work_(std::move(work)) {}
 
   int run() {
+    if (o_.verbose) print_environment(tools_);
+    if (o_.device_link) return device_link();
     std::vector<std::string> objects;
     for (std::size_t i = 0; i < o_.inputs.size(); ++i) {
       const fs::path input(o_.inputs[i]);
@@ -133,6 +135,9 @@ class driver {
 
   // .cu -> preprocess -> rewrite -> compile.
   int compile_cuda(const fs::path& input, const fs::path& object) {
+    // Under -v, as nvcc's own commands say it (build systems read it for the
+    // default architecture).
+    notice(o_, "device code for -arch compute_" + profile_arch(o_) + ", run on the CPU");
     const fs::path preprocessed = work_ / (input.stem().string() + ".cu.ii");
     const fs::path rewritten = work_ / (input.stem().string() + ".cusim.ii");
     auto pp = compiler_command(false);
@@ -150,7 +155,7 @@ class driver {
     if (int rc = run_command(o_, pp)) return rc;
     if (o_.dry_run) return 0;
     std::string source = read_file(preprocessed);
-    if (mentions_cuda_arch(source)) {
+    if (mentions_cuda_arch(source, own_header_dirs())) {
       const fs::path device_preprocessed = work_ / (input.stem().string() + ".device.ii");
       device_pp.insert(device_pp.end(), {"-D__CUDA_ARCH__=" + profile_arch(o_) + "0", "-E", "-x", "c++",
                                          input.string(), "-o", device_preprocessed.string()});
@@ -183,6 +188,14 @@ class driver {
     return run_command(o_, cc);
   }
 
+  // Where cusim's own headers are (the CUDA ones, cusim's API beside them,
+  // and the toolkit directory's links to them).
+  std::vector<std::string> own_header_dirs() const {
+    std::vector<std::string> dirs{tools_.include_dirs.front(), (fs::path(tools_.include_dirs.back()) / "cusim").string()};
+    if (!tools_.toolkit_dir.empty()) dirs.push_back((fs::path(tools_.toolkit_dir) / "include").string());
+    return dirs;
+  }
+
   int compile_plain(const fs::path& input, const fs::path& object) {
     auto cc = compiler_command(input.extension() == ".c");
     add_dependency_flags(cc, input, object);
@@ -193,6 +206,16 @@ class driver {
     }
     cc.insert(cc.end(), {"-c", input.string(), "-o", object.string()});
     return run_command(o_, cc);
+  }
+
+  // nvcc -dlink links the device code of -rdc objects into one more object
+  // for the host link. cusim's device code is host code, linked as usual:
+  // the object is empty.
+  int device_link() {
+    const fs::path source = work_ / "cusim_device_link.cpp";
+    std::ofstream(source) << "// cusim-cc -dlink: device code is linked with the host code\n";
+    const std::string output = o_.output.empty() ? "a_dlink.o" : o_.output;
+    return run_command(o_, {tools_.cxx, "-c", "-fPIC", source.string(), "-o", output});
   }
 
   int archive(const std::vector<std::string>& objects) {

@@ -1,6 +1,8 @@
 #include "options.hpp"
 
+#include <cctype>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -205,6 +207,9 @@ const std::map<std::string, std::string>& long_forms() {
       {"--shared", "-shared"},
       {"--verbose", "-v"},
       {"--keep", "-keep"},
+      {"--keep-dir", "-keep-dir"},
+      {"--options-file", "-optf"},
+      {"--forward-unknown-to-host-compiler", "-forward-unknown-to-host-compiler"},
       {"--dryrun", "-dryrun"},
       {"--disable-warnings", "-w"},
       {"--ptxas-options", "-Xptxas"},
@@ -272,7 +277,12 @@ class parser {
       print_help();
       throw command_line_exit{0};
     } else if (a == "--version" || a == "-V") {
-      std::cout << "cusim-cc " CUSIM_CC_VERSION " (CUDA " CUSIM_CC_CUDA_VERSION " runtime API on the CPU)\n";
+      // The second and third lines are nvcc's, which build systems read to
+      // recognise nvcc and its version (CMake's CUDA language).
+      std::cout << "cusim-cc " CUSIM_CC_VERSION " (CUDA " CUSIM_CC_CUDA_VERSION " runtime API on the CPU)\n"
+                << "nvcc: NVIDIA (R) Cuda compiler driver interface, as cusim-cc provides it\n"
+                << "Cuda compilation tools, release " CUSIM_CC_CUDA_VERSION ", V" CUSIM_CC_CUDA_VERSION "."
+                << CUSIM_CC_CUDA_VERSION_BUILD << "\n";
       throw command_line_exit{0};
     } else if (is(a, "-o")) {
       o_.output = value_of(a, "-o");
@@ -326,14 +336,21 @@ class parser {
       o_.extended_lambda = true;
     } else if (a == "--expt-relaxed-constexpr") {
       o_.relaxed_constexpr = true;
-    } else if (a == "-lineinfo" || a == "-dlink" || a == "--use_fast_math" || a == "-res-usage" || a == "-m64" ||
+    } else if (a == "-dlink") {
+      o_.device_link = true;
+    } else if (a == "-forward-unknown-to-host-compiler") {
+      o_.forward_unknown = true;
+    } else if (is(a, "-optf")) {
+      read_options_file(value_of(a, "-optf"));
+    } else if (a == "-lineinfo" || a == "--use_fast_math" || a == "-res-usage" || a == "-m64" ||
                a == "--extra-device-vectorization" || a == "--restrict" || a == "--display-error-number" ||
                a == "-Wno-deprecated-gpu-targets") {
       ignore(a);
-    } else if (a == "-isystem" || a == "-include" || a == "-ccbin") {
-      const std::string value = value_of(a, a);
-      if (a == "-ccbin") o_.host_compiler = value;
-      else o_.preprocessor_flags.insert(o_.preprocessor_flags.end(), {a, value});
+    } else if (is(a, "-isystem") || is(a, "-include") || is(a, "-ccbin")) {
+      const std::string flag = a.substr(0, a.find('='));
+      const std::string value = value_of(a, flag);
+      if (flag == "-ccbin") o_.host_compiler = value;
+      else o_.preprocessor_flags.insert(o_.preprocessor_flags.end(), {flag, value});
     } else if (starts(a, "-I") || starts(a, "-D") || starts(a, "-U")) {
       const std::string flag = a.substr(0, 2);
       o_.preprocessor_flags.push_back(flag + value_of(a, flag));
@@ -363,11 +380,40 @@ class parser {
       for (auto& part : split(value_of(a, "-Xcompiler"), ',')) o_.compile_flags.push_back(part);
     } else if (is(a, "-Xlinker")) {
       for (auto& part : split(value_of(a, "-Xlinker"), ',')) o_.link_flags.push_back("-Wl," + part);
+    } else if (!a.empty() && a[0] == '-' && o_.forward_unknown) {
+      notice(o_, a + " goes to the host compiler (-forward-unknown-to-host-compiler)");
+      o_.compile_flags.push_back(a);
+      o_.link_flags.push_back(a);
     } else if (!a.empty() && a[0] == '-') {
       usage_error("unknown option '" + a + "'");
     } else {
       o_.inputs.push_back(a);
     }
+  }
+
+  // --options-file FILE: more options, separated by white space, quoted
+  // with "..." where they hold it; read in place of the option.
+  void read_options_file(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) usage_error("--options-file " + path + ": cannot read it");
+    std::vector<std::string> words;
+    std::string word;
+    bool quoted = false, any = false;
+    for (char c; in.get(c);) {
+      if (c == '"') {
+        quoted = !quoted;
+        any = true;
+      } else if (!quoted && std::isspace(static_cast<unsigned char>(c))) {
+        if (any) words.push_back(word);
+        word.clear();
+        any = false;
+      } else {
+        word += c;
+        any = true;
+      }
+    }
+    if (any) words.push_back(word);
+    args_.insert(args_.begin() + static_cast<std::ptrdiff_t>(i_) + 1, words.begin(), words.end());
   }
 
   bool read_dependency_option(const std::string& a) {

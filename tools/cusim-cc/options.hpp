@@ -23,6 +23,10 @@ struct options {
   bool dry_run = false;
   bool keep = false;
   bool treat_as_cu = false;  // -x cu
+  bool device_link = false;  // -dlink: nvcc's device-link step, an empty object here
+  // -forward-unknown-to-host-compiler: options cusim-cc does not know go to
+  // the host compiler (CMake passes it) instead of being refused.
+  bool forward_unknown = false;
   std::string host_compiler;  // -ccbin; empty: CUSIM_CXX, else the one cusim was built with
   std::string std_flag = "-std=c++20";
   // The standard the source was written for (its -std, nvcc's default

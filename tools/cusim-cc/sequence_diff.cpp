@@ -6,14 +6,13 @@ namespace cusim::cc {
 
 std::optional<std::vector<diff_hunk>> diff_sequences(const std::vector<std::uint64_t>& a,
                                                      const std::vector<std::uint64_t>& b, std::size_t max_edits) {
-  // What both begin and end with is equal: the search runs on the middle.
+  // What both begin with is equal: the search starts after it. (Not what
+  // both end with: trimming that pairs equal elements as late as they can
+  // be, where the search pairs them as early; device_pass.cpp repairs the
+  // few places where neither is right.)
   std::size_t prefix = 0;
   while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) ++prefix;
-  std::size_t suffix = 0;
-  while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
-         a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix])
-    ++suffix;
-  const long n = static_cast<long>(a.size() - prefix - suffix), m = static_cast<long>(b.size() - prefix - suffix);
+  const long n = static_cast<long>(a.size() - prefix), m = static_cast<long>(b.size() - prefix);
   auto equal = [&](long x, long y) { return a[prefix + x] == b[prefix + y]; };
 
   // Myers: v[k] is the furthest x reached on diagonal k = x - y with d

@@ -75,9 +75,19 @@ toolchain locate_toolchain(const options& o) {
     t.include_dirs = {(include / "cusim-cuda").string(), include.string()};
     t.link_libraries = {(prefix / CUSIM_CC_INSTALL_LIBDIR / runtime.library).string()};
     for (const auto& lib : split(CUSIM_CC_SYSTEM_LIBRARIES, '|')) t.link_libraries.push_back(lib);
+    t.toolkit_dir = (prefix / CUSIM_CC_INSTALL_TOOLKITDIR).string();
   } else {
     t.include_dirs = split(CUSIM_CC_INCLUDE_DIRS, ';');
     t.link_libraries = split(runtime.build_links, '|');
+    t.toolkit_dir = CUSIM_CC_TOOLKIT_DIR;
+  }
+  std::error_code ec;
+  if (!fs::exists(fs::path(t.toolkit_dir) / "lib64" / "libcudart_static.a", ec)) t.toolkit_dir.clear();
+  // The plain runtime is linked as nvcc links CUDA's: -lcudart_static from
+  // the toolkit's lib64, which is what CMake reads off `-v` to link CUDA
+  // programs itself.
+  if (!t.toolkit_dir.empty() && o.check == check_kind::none && !o.lockstep) {
+    t.link_libraries = {"-L" + (fs::path(t.toolkit_dir) / "lib64").string(), "-lcudadevrt", "-lcudart_static"};
   }
   if (o.check != check_kind::none && o.check != check_kind::banks) {
     if (t.link_libraries.empty() || t.link_libraries.front().empty()) {
@@ -114,9 +124,21 @@ toolchain locate_toolchain(const options& o) {
   return t;
 }
 
+void print_environment(const toolchain& t) {
+  if (t.toolkit_dir.empty()) return;
+  const fs::path top(t.toolkit_dir);
+  const char* path = std::getenv("PATH");
+  std::cerr << "#$ _NVVM_BRANCH_=nvvm\n"
+            << "#$ TOP=" << top.string() << '\n'
+            << "#$ NVVMIR_LIBRARY_DIR=" << (top / "nvvm" / "libdevice").string() << '\n'
+            << "#$ PATH=" << (top / "bin").string() << ':' << (path != nullptr ? path : "") << '\n'
+            << "#$ INCLUDES=\"-I" << (top / "include").string() << "\"\n";
+  if (t.link_libraries.front().starts_with("-L")) std::cerr << "#$ LIBRARIES=  " << t.link_libraries.front() << '\n';
+}
+
 int run_command(const options& o, const std::vector<std::string>& command) {
   if (o.verbose) {
-    std::cerr << "cusim-cc:";
+    std::cerr << "#$";
     for (const auto& c : command) std::cerr << ' ' << c;
     std::cerr << '\n';
   }

@@ -17,12 +17,20 @@ struct toolchain {
   std::vector<std::string> sanitize_flags; // the sanitizer libcusim was built with
   std::vector<std::string> instrument_flags;  // compiling only (--warp-mode=lockstep's and --check=banks's hooks)
   std::vector<std::string> final_flags;       // compiling only, after the user's own (they win)
+  // The nvcc-shaped toolkit directory (cmake/CusimToolkit.cmake); empty when
+  // it was not made. Its lib64 holds libcudart_static.a, a linker script
+  // naming libcusim and what it needs.
+  std::string toolkit_dir;
 };
 
 toolchain locate_toolchain(const options& o);
 
-// Runs `command` (argv[0] looked up on PATH), echoing it under -v. Returns
-// its exit status; 127 if it could not be started.
+// Under -v, what nvcc prints first (its environment: TOP, PATH, LIBRARIES...),
+// which build systems read to find the toolkit (CMake's CUDA language).
+void print_environment(const toolchain& t);
+
+// Runs `command` (argv[0] looked up on PATH), echoing it under -v as nvcc
+// does ("#$ command"). Returns its exit status; 127 if it could not be started.
 int run_command(const options& o, const std::vector<std::string>& command);
 
 }  // namespace cusim::cc

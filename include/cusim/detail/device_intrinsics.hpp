@@ -3,7 +3,6 @@
 // roundings switch the CPU's rounding mode around one operation; float to
 // integer conversions saturate and turn NaN into 0, as the GPU's cvt does.
 #pragma once
-#include <bit>
 #include <cfenv>
 #include <climits>
 #include <cmath>
@@ -52,7 +51,7 @@ I saturating_cast(F x) {
 
 // A float operation's NaN result as a GPU gives it: the canonical 0x7fffffff,
 // whatever NaN the inputs held (x86 gives 0xffc00000 or the input's).
-inline float canonical_nan(float x) { return std::isnan(x) ? std::bit_cast<float>(0x7fffffffu) : x; }
+inline float canonical_nan(float x) { return std::isnan(x) ? __builtin_bit_cast(float, 0x7fffffffu) : x; }
 
 }  // namespace cusim::detail
 
@@ -85,10 +84,12 @@ inline unsigned int __uhadd(unsigned int x, unsigned int y) {
 inline unsigned int __urhadd(unsigned int x, unsigned int y) {
   return static_cast<unsigned int>((static_cast<unsigned long long>(x) + y + 1) >> 1);
 }
-inline int __popc(unsigned int x) { return std::popcount(x); }
-inline int __popcll(unsigned long long x) { return std::popcount(x); }
-inline int __clz(int x) { return std::countl_zero(static_cast<unsigned int>(x)); }
-inline int __clzll(long long x) { return std::countl_zero(static_cast<unsigned long long>(x)); }
+// The compiler's builtins rather than <bit>: a project's C++17 .cpp files
+// include this header too, through cuda_runtime.h (toolchain.cxx17_host_files).
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned int>(x)); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
 inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 inline unsigned int __brev(unsigned int x) {
@@ -126,16 +127,16 @@ inline unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned 
 }
 
 // Reinterpretations.
-inline int __float_as_int(float x) { return std::bit_cast<int>(x); }
-inline unsigned int __float_as_uint(float x) { return std::bit_cast<unsigned int>(x); }
-inline float __int_as_float(int x) { return std::bit_cast<float>(x); }
-inline float __uint_as_float(unsigned int x) { return std::bit_cast<float>(x); }
-inline long long __double_as_longlong(double x) { return std::bit_cast<long long>(x); }
-inline double __longlong_as_double(long long x) { return std::bit_cast<double>(x); }
-inline int __double2hiint(double x) { return static_cast<int>(std::bit_cast<unsigned long long>(x) >> 32); }
-inline int __double2loint(double x) { return static_cast<int>(std::bit_cast<unsigned long long>(x)); }
+inline int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
+inline unsigned int __float_as_uint(float x) { return __builtin_bit_cast(unsigned int, x); }
+inline float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
+inline float __uint_as_float(unsigned int x) { return __builtin_bit_cast(float, x); }
+inline long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
+inline double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
+inline int __double2hiint(double x) { return static_cast<int>(__builtin_bit_cast(unsigned long long, x) >> 32); }
+inline int __double2loint(double x) { return static_cast<int>(__builtin_bit_cast(unsigned long long, x)); }
 inline double __hiloint2double(int hi, int lo) {
-  return std::bit_cast<double>((static_cast<unsigned long long>(static_cast<unsigned int>(hi)) << 32) |
+  return __builtin_bit_cast(double, (static_cast<unsigned long long>(static_cast<unsigned int>(hi)) << 32) |
                                static_cast<unsigned int>(lo));
 }
 

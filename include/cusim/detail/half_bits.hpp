@@ -1,7 +1,6 @@
 // IEEE 754 binary16 <-> binary32 conversions behind cuda_fp16.h, in plain
 // integer arithmetic so they behave the same on every host CPU and compiler.
 #pragma once
-#include <bit>
 #include <cmath>
 #include <cstdint>
 
@@ -27,7 +26,7 @@ constexpr bool rounds_away(std::uint32_t kept, std::uint32_t rest, std::uint32_t
 // 0x7fff, as on a GPU; beyond the largest half (65504) a rounding toward
 // zero stays there.
 constexpr std::uint16_t float_to_half_bits(float value, half_rounding mode = half_rounding::nearest_even) {
-  const std::uint32_t bits = std::bit_cast<std::uint32_t>(value);
+  const std::uint32_t bits = __builtin_bit_cast(std::uint32_t, value);
   const auto sign = static_cast<std::uint16_t>((bits >> 16) & 0x8000u);
   const bool negative = sign != 0;
   const std::uint32_t magnitude = bits & 0x7fffffffu;
@@ -61,15 +60,15 @@ constexpr std::uint16_t float_to_half_bits(float value, half_rounding mode = hal
 // keeps enough to round correctly to half's 11 bits afterwards.
 constexpr std::uint16_t double_to_half_bits(double value, half_rounding mode = half_rounding::nearest_even) {
   if (value != value) {  // a NaN keeps its sign and the top of its payload, quiet (0x7ff8... -> 0x7e00)
-    const std::uint64_t bits = std::bit_cast<std::uint64_t>(value);
+    const std::uint64_t bits = __builtin_bit_cast(std::uint64_t, value);
     return static_cast<std::uint16_t>(((bits >> 48) & 0x8000u) | 0x7e00u | ((bits >> 42) & 0x1ffu));
   }
   if (!(std::fabs(value) < 65536.0)) return float_to_half_bits(value > 0 ? 1e30f : -1e30f, mode);  // beyond any half
   float cut = static_cast<float>(value);
   if (std::fabs(static_cast<double>(cut)) > std::fabs(value)) {
-    cut = std::bit_cast<float>(std::bit_cast<std::uint32_t>(cut) - 1u);  // one float toward zero
+    cut = __builtin_bit_cast(float, __builtin_bit_cast(std::uint32_t, cut) - 1u);  // one float toward zero
   }
-  if (static_cast<double>(cut) != value) cut = std::bit_cast<float>(std::bit_cast<std::uint32_t>(cut) | 1u);
+  if (static_cast<double>(cut) != value) cut = __builtin_bit_cast(float, __builtin_bit_cast(std::uint32_t, cut) | 1u);
   return float_to_half_bits(cut, mode);
 }
 
@@ -83,8 +82,8 @@ constexpr float half_bits_to_float(std::uint16_t half) {
     const float magnitude = static_cast<float>(mantissa) * 5.9604644775390625e-8f;  // 2^-24
     return sign != 0 ? -magnitude : magnitude;
   }
-  if (exponent == 31) return std::bit_cast<float>(mantissa != 0 ? 0x7fffffffu : sign | 0x7f800000u);
-  return std::bit_cast<float>(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+  if (exponent == 31) return __builtin_bit_cast(float, mantissa != 0 ? 0x7fffffffu : sign | 0x7f800000u);
+  return __builtin_bit_cast(float, sign | ((exponent + 112u) << 23) | (mantissa << 13));
 }
 
 }  // namespace cusim::detail

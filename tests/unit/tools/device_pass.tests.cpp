@@ -108,3 +108,46 @@ TEST_CASE("cusim-cc device pass: control statements and class bodies are not fun
   CHECK(holds(merged.text, "a = 2;"));
   CHECK(holds(merged.text, "struct S {"));
 }
+
+TEST_CASE("cusim-cc device pass: differences are paired where they are whole", "[tools][device_pass][quick]") {
+  // A body that differs, then a function only the device pass has, whose
+  // last line "}" is also the first function's: neither the earliest nor the
+  // latest pairing of the "}" lines keeps both differences whole.
+  const std::string host = "__cusim_device__ int f() {\n  return -1;\n}\nnamespace n {\n}\n";
+  const std::string device =
+      "__cusim_device__ int f() {\n  return 1;\n}\nnamespace n {\n__cusim_device__ int g() {\n  return 2;\n}\n}\n";
+  const auto merged = merge_device_pass(host, device);
+  CHECK(merged.warnings.empty());
+  CHECK(holds(merged.text, "return 1;"));
+  CHECK(holds(merged.text, "__cusim_device__ int g() {\n  return 2;\n}"));
+  CHECK(occurrences(merged.text, "namespace n {") == 1);
+
+  // A class the device pass adds before two closing lines both passes have.
+  const std::string host2 = "namespace a {\nstruct s {\n  int x;\n};\n}\nint main() {\n}\n";
+  const std::string device2 =
+      "namespace a {\nstruct s {\n  int x;\n};\nstruct t\n{\n  int y;\n};\n}\nint main() {\n}\n";
+  const auto merged2 = merge_device_pass(host2, device2);
+  CHECK(merged2.warnings.empty());
+  CHECK(holds(merged2.text, "struct t\n{\n  int y;\n};"));
+}
+
+TEST_CASE("cusim-cc device pass: constructors, operators and inline PTX", "[tools][device_pass][quick]") {
+  // Member initializers in braces, operator[] and operator-> are functions.
+  const auto ctor = merge_device_pass("struct d {\n  __cusim_device__ d() : w{5} {\n    w = 0;\n  }\n};\n",
+                                      "struct d {\n  __cusim_device__ d() : w{5} {\n    w = 1;\n  }\n};\n");
+  CHECK(holds(ctor.text, "w = 1;"));
+  const auto index = merge_device_pass("__cusim_device__ int& operator[](int i) {\n  return a[i];\n}\n",
+                                       "__cusim_device__ int& operator[](int i) {\n  return a[i & 7];\n}\n");
+  CHECK(holds(index.text, "return a[i & 7];"));
+  const auto arrow = merge_device_pass("__cusim_device__ p* operator->() const {\n  return 0;\n}\n",
+                                       "__cusim_device__ p* operator->() const {\n  return q;\n}\n");
+  CHECK(holds(arrow.text, "return q;"));
+
+  // A device body that is inline PTX keeps the host's fallback, and says so.
+  const auto ptx = merge_device_pass("__cusim_device__ void c(int* d, int* s) {\n  *d = *s;\n}\n",
+                                     "__cusim_device__ void c(int* d, int* s) {\n  asm volatile(\"cp.async\");\n}\n");
+  CHECK(holds(ptx.text, "*d = *s;"));
+  CHECK_FALSE(holds(ptx.text, "cp.async"));
+  REQUIRE(ptx.warnings.size() == 1);
+  CHECK(holds(ptx.warnings[0], "inline PTX"));
+}
