@@ -3,15 +3,17 @@
 # and prints a table: which build, which pass, and why the others do not.
 #
 #   tests/corpus/run-corpus.sh [options] [sample-regex]
-#     --manifest FILE   the corpus (default tests/corpus/cuda-samples.txt)
+#     --manifest FILE   the corpus (default tests/corpus/cuda-samples.txt;
+#                       also tests/corpus/cuda-by-example.txt)
 #     --corpus DIR      where the sources are (default $CUSIM_CORPUS_DIR or
-#                       ~/.cache/cusim-corpus); the manifest's corpus lives in
-#                       DIR/cuda-samples
+#                       ~/.cache/cusim-corpus); manifest NAME.txt's corpus
+#                       lives in DIR/NAME
 #     --fetch GITDIR    first extract the manifest's commit from a git
-#                       repository of cuda-samples (e.g. the bare mirror that
-#                       `fetch github:NVIDIA/cuda-samples` makes) into the corpus
+#                       repository of the corpus (e.g. the bare mirror that
+#                       `fetch github:NVIDIA/cuda-samples` makes) into DIR/NAME
 #     --nvcc PATH       the nvcc of cusim's toolkit directory, which the
-#                       samples' CMake files get as CMAKE_CUDA_COMPILER
+#                       samples' CMake files get as CMAKE_CUDA_COMPILER and
+#                       single-file programs are compiled with
 #                       (default build/toolkit/bin/nvcc)
 #     --smoke           only the samples marked 'smoke'
 #     --jobs N          build and run N samples at once (default nproc)
@@ -20,7 +22,7 @@
 #     --if-present      exit 77 (CTest's skip), saying so, when the corpus is
 #                       not there: CI cannot fetch it
 # Exit status: 0 when every sample whose expectation is 'pass' passed.
-# Logs: <corpus>/build/<sample>/{build.log,run.log}.
+# Logs: <corpus>/build/NAME/<sample>/{build.log,run.log}.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -54,9 +56,15 @@ while (($#)); do
 done
 
 name=$(basename "$manifest" .txt)
-commit=$(sed -n 's/^#[[:space:]]*commit[[:space:]]*\([0-9a-f]\{40\}\).*/\1/p' "$manifest")
+# The manifest's header: the commit, and how its programs are built
+# ("build cmake <folder>": each entry is a folder under <folder> with its own
+# CMakeLists.txt; "build nvcc <options>": each entry is one .cu file,
+# compiled alone with nvcc's options, paths relative to the corpus).
+header() { sed -n "s/^#[[:space:]]*$1[[:space:]]\{1,\}\(.*\)/\1/p" "$manifest" | head -1 | sed 's/[[:space:]]*$//'; }
+commit=$(header commit | cut -c1-40)
+read -r build_mode build_args <<<"$(header build)"
 src=$corpus/$name
-out=$corpus/build
+out=$corpus/build/$name
 
 # Extracts the manifest's commit without the blobs a partial mirror lacks
 # (Git LFS documents and data), which `git archive` would stop at.
@@ -84,28 +92,42 @@ run_one() {
   local line=$1 dir args signal expect sample_dir work start status=pass note=""
   IFS='|' read -r dir args signal expect _ <<<"$line"
   dir=$(xargs <<<"$dir"); args=$(xargs <<<"$args"); signal=$(sed 's/^ *//; s/ *$//' <<<"$signal")
-  sample_dir=$src/Samples/$dir
   work=$out/$dir
   rm -rf "$work" && mkdir -p "$work"
   start=$(date +%s)
-  # Its own CMakeLists.txt, with cusim's toolkit as the CUDA toolkit. -O2:
-  # nvcc optimises device code unless told otherwise (-G), and on cusim
-  # device code is host code, which CMake builds unoptimised by default.
   local app=""
-  if cmake -S "$sample_dir" -B "$work/build" -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_FLAGS=-O2 \
-       -DCMAKE_CXX_FLAGS=-O2 >"$work/build.log" 2>&1 &&
-     cmake --build "$work/build" -j 1 >>"$work/build.log" 2>&1; then
-    app=$work/build/$(basename "$dir")
-    [[ -x $app ]] || app=$(find "$work/build" -maxdepth 1 -type f -executable | head -1)
+  if [[ $build_mode == nvcc ]]; then
+    sample_dir=$(dirname "$src/$dir")
+    local options=() option
+    read -ra options <<<"$build_args"
+    for option in "${!options[@]}"; do  # -I dir: relative to the corpus
+      [[ ${options[option]} == -I?* ]] && options[option]=-I$src/${options[option]#-I}
+    done
+    "$nvcc" "${options[@]}" "$src/$dir" -o "$work/app" >"$work/build.log" 2>&1 && app=$work/app
+  else
+    # Its own CMakeLists.txt, with cusim's toolkit as the CUDA toolkit. -O2:
+    # nvcc optimises device code unless told otherwise (-G), and on cusim
+    # device code is host code, which CMake builds unoptimised by default.
+    sample_dir=$src/$build_args/$dir
+    if cmake -S "$sample_dir" -B "$work/build" -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_FLAGS=-O2 \
+         -DCMAKE_CXX_FLAGS=-O2 >"$work/build.log" 2>&1 &&
+       cmake --build "$work/build" -j 1 >>"$work/build.log" 2>&1; then
+      app=$work/build/$(basename "$dir")
+      [[ -x $app ]] || app=$(find "$work/build" -maxdepth 1 -type f -executable | head -1)
+    fi
   fi
   if [[ -z $app || ! -x $app ]]; then
     note=$(grep -m1 -E 'error|Error' "$work/build.log" | sed "s#$src/##g" | table_cell)
     echo "$dir|no|fail|$(($(date +%s) - start))|$note"
     return
   fi
-  local run_args=()
+  # NAME=VALUE words first are the run's environment (CUSIM_DEVICES=2).
+  local run_args=() environment=()
   [[ $args != - ]] && read -ra run_args <<<"$args"
-  (cd "$sample_dir" && timeout "$timeout_s" "$app" "${run_args[@]}") >"$work/run.log" 2>&1 </dev/null
+  while ((${#run_args[@]})) && [[ ${run_args[0]} =~ ^[A-Z_][A-Z0-9_]*= ]]; do
+    environment+=("${run_args[0]}"); run_args=("${run_args[@]:1}")
+  done
+  (cd "$sample_dir" && env "${environment[@]}" timeout "$timeout_s" "$app" "${run_args[@]}") >"$work/run.log" 2>&1 </dev/null
   local rc=$?
   if ((rc == 124)); then
     status=fail; note="ran past ${timeout_s} s"
@@ -128,12 +150,12 @@ if [[ -n ${one:-} ]]; then run_one "$one"; exit 0; fi
 if [[ -n $fetch_from ]]; then
   extract "$fetch_from" || { echo "run-corpus: could not extract $commit" >&2; exit 2; }
 fi
-if [[ ! -d $src/Samples ]]; then
-  msg="run-corpus: no $name sources in $src (fetch github:NVIDIA/cuda-samples, then run with --fetch <its git dir>)"
+if [[ ! -f $src/.cusim-commit ]]; then
+  msg="run-corpus: no $name sources in $src (fetch $(header source | sed 's#https://github.com/#github:#'), then run with --fetch <its git dir>)"
   if $if_present; then echo "$msg; skipped"; exit 77; fi
   echo "$msg" >&2; exit 2
 fi
-[[ -f $src/.cusim-commit && $(cat "$src/.cusim-commit") != "$commit" ]] &&
+[[ $(cat "$src/.cusim-commit") != "$commit" ]] &&
   echo "run-corpus: warning: $src holds $(cat "$src/.cusim-commit"), the manifest wants $commit" >&2
 [[ -x $nvcc ]] || { echo "run-corpus: no cusim toolkit at $nvcc (build cusim first)" >&2; exit 2; }
 
