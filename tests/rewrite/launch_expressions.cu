@@ -5,6 +5,9 @@
 
 __global__ void add_one(int* p) { atomicAdd(p, 1); }
 __global__ void add_ten(int* p) { atomicAdd(p, 10); }
+template <class T, int N>
+__global__ void add_n(T* p) { atomicAdd(p, T(N)); }
+constexpr int big = 5;
 
 struct kernel_table {
   void (*first)(int*);
@@ -27,8 +30,12 @@ int main() {
   // CHECK: launch_named("table.first", table.first, 1, 1)(count);
   through->all[1]<<<1, 2>>>(count);
   // CHECK: launch_named("through->all[1]", through->all[1], 1, 2)(count);
+  // Template arguments holding '>' and '<' inside parentheses.
+  add_n<int, (big > 2 ? 100 : 1)><<<1, 1>>>(count);
+  // CHECK: launch_named("add_n", add_n<int, (big > 2 ? 100 : 1)>, 1, 1)(count);
+  add_n<int, (big < 2 ? 1 : 1000)><<<1, 1>>>(count);
   cudaDeviceSynchronize();
   std::printf("count %d\n", *count);
-  // OUTPUT: count 33
+  // OUTPUT: count 1133
   return 0;
 }

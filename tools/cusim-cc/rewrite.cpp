@@ -294,6 +294,12 @@ class rewriter {
     // the previous one, not all of out_ (quadratic in a run of launches).
     for (std::size_t i = end; i > launch_end_; --i) {
       const char c = out_[i - 1];
+      if (open == '<' && (c == ')' || c == ']' || c == '}')) {
+        // In template arguments a '<' or '>' counts only outside brackets:
+        // C++ makes `k<(N > 2 ? 7 : 1)>` parenthesize the comparison.
+        i = opening_of(i, c == ')' ? '(' : c == ']' ? '[' : '{', c) + 1;
+        continue;
+      }
       if (c == close) ++depth;
       if (c == open && --depth == 0) return i - 1;
     }
