@@ -41,6 +41,7 @@ class head_reader {
       const std::string_view w = word(t);
       if (w == ";" || w == "{" || w == "}") break;
       if ((w == ")" || w == "]") && p_.match(t) != npos && p_.match(t) < t) {
+        if (p_.match(t) == 0) break;
         t = p_.match(t);
         continue;
       }

@@ -1,5 +1,6 @@
 #include "options.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
@@ -71,6 +72,9 @@ OPTIONS
     -O0, -O1, -O2, -O3, -Os, --optimize N
         The optimisation level.
     -g, --debug; -G, --device-debug (as -g)
+    -lineinfo, --generate-line-info
+        Line tables only (the host compiler's -g1): fault, race and memory
+        reports name file.cu:line, as compute-sanitizer's do under nvcc.
     -w, --disable-warnings; -W...; -fPIC; -pthread
         Passed to the host compiler.
     -Xcompiler A,B, --compiler-options A,B
@@ -117,7 +121,7 @@ OPTIONS
   Accepted, with nothing to do on the CPU (-v says so)
     -gencode ARG, -code ARG, -Xptxas ARG, -Xnvlink ARG, -maxrregcount N,
     -t N, --threads N, -m N, -ftz=B, -prec-div=B, -prec-sqrt=B, -fmad=B,
-    -diag-suppress ARG, -keep-dir DIR, -Werror KIND, -lineinfo, -dlink,
+    -diag-suppress ARG, -keep-dir DIR, -Werror KIND, -dlink,
     -res-usage, -m64, --use_fast_math, --extra-device-vectorization,
     --restrict, --display-error-number, -Wno-deprecated-gpu-targets,
     -lcudart, -lcudart_static, -lcudadevrt, -lcuda
@@ -250,6 +254,10 @@ class parser {
   options run() {
     for (i_ = 0; i_ < args_.size(); ++i_) read(short_form(args_[i_]));
     if (o_.inputs.empty()) usage_error("no input files");
+    // -lineinfo: line tables only (gcc's -g1), what fault and race reports
+    // need to name file.cu:line, unless -g already gives more.
+    if (o_.line_info && std::find(o_.compile_flags.begin(), o_.compile_flags.end(), "-g") == o_.compile_flags.end())
+      o_.compile_flags.push_back("-g1");
     if (o_.lockstep && o_.check != check_kind::none) {
       usage_error("--warp-mode=lockstep and --check instrument the program each their own way: use one at a time");
     }
@@ -342,7 +350,9 @@ class parser {
       o_.forward_unknown = true;
     } else if (is(a, "-optf")) {
       read_options_file(value_of(a, "-optf"));
-    } else if (a == "-lineinfo" || a == "--use_fast_math" || a == "-res-usage" || a == "-m64" ||
+    } else if (a == "-lineinfo") {
+      o_.line_info = true;
+    } else if (a == "--use_fast_math" || a == "-res-usage" || a == "-m64" ||
                a == "--extra-device-vectorization" || a == "--restrict" || a == "--display-error-number" ||
                a == "-Wno-deprecated-gpu-targets") {
       ignore(a);
