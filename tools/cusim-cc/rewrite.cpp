@@ -240,7 +240,7 @@ class rewriter {
       // Device code: the body of a __global__ or __device__ function (or
       // lambda), and everything nested in it.
       const bool device = in_device_code() || (function_end && device_pending_);
-      scopes_.push_back({body, device});
+      scopes_.push_back({body, device, pos_, body ? std::string() : class_head_name(pos_), template_pending_});
     } else if (c == '}' && !scopes_.empty()) {
       scopes_.pop_back();
     }
@@ -486,6 +486,52 @@ class rewriter {
     }
   }
 
+  // The name of the class whose body the '{' at `open` starts (`struct
+  // holder : base {` -> "holder"), or "" when it starts something else.
+  std::string class_head_name(std::size_t open) const {
+    std::size_t start = open;
+    while (start > 0 && src_[start - 1] != ';' && src_[start - 1] != '{' && src_[start - 1] != '}' &&
+           open - start < declaration_reach)
+      --start;
+    const std::string head = src_.substr(start, open - start);
+    for (const char* keyword : {"struct", "class", "union"}) {
+      const std::size_t at = head.rfind(keyword);
+      if (at == std::string::npos || (at > 0 && is_ident_char(head[at - 1]))) continue;
+      std::size_t name = at + std::string_view(keyword).size();
+      if (name >= head.size() || is_ident_char(head[name])) continue;
+      std::size_t before = at;  // `enum class E {` is no class
+      while (before > 0 && std::isspace(static_cast<unsigned char>(head[before - 1]))) --before;
+      if (before >= 4 && head.compare(before - 4, 4, "enum") == 0) return {};
+      while (name < head.size() && std::isspace(static_cast<unsigned char>(head[name]))) ++name;
+      std::size_t end = name;
+      while (end < head.size() && is_ident_char(head[end])) ++end;
+      return head.substr(name, end - name);
+    }
+    return {};
+  }
+  // A kernel declared in a class body (a static member) is registered after
+  // the class, by its qualified name: "" when it cannot be (a member of a
+  // class template, or of a class local to a function).
+  std::string qualified_member_name(const std::string& name, std::size_t& after_class) const {
+    std::string qualified = name;
+    const scope* outermost = nullptr;
+    for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+      if (s->function || s->class_name.empty()) {
+        if (s->function) return {};
+        break;
+      }
+      if (s->class_template) return {};
+      qualified = s->class_name + "::" + qualified;
+      outermost = &*s;
+    }
+    if (outermost == nullptr) return name;
+    const std::size_t close = closing_brace(outermost->open);
+    const std::size_t semicolon = close == std::string::npos ? close : src_.find(';', close);
+    if (semicolon == std::string::npos) return {};
+    after_class = semicolon + 1;
+    return qualified;
+  }
+
   // A non-template kernel is registered by address, so that launches given
   // it as `const void*` (cudaLaunchKernel((void*)k, ...)) find its parameter
   // types. The registration follows the declaration (after its ';', or the
@@ -504,6 +550,8 @@ class rewriter {
       end = closing_brace(end);
       if (end == std::string::npos) return;
     }
+    const std::string qualified = qualified_member_name(name, end);
+    if (qualified.empty()) return;
     const std::string parameters = parameters_without_defaults(src_.substr(open_paren, close + 1 - open_paren));
     std::string cluster;
     if (!pending_cluster_dims_.empty() || !pending_launch_bounds_.empty()) {
@@ -515,9 +563,15 @@ class rewriter {
       pending_cluster_dims_.clear();
       pending_launch_bounds_.clear();
     }
-    pending_registrations_.push_back(
-        {end + 1, " static const ::cusim::detail::kernel_registration<void" + parameters + "> cusim_kernel_registration_" +
-                      std::to_string(registration_counter_++) + "(" + name + ", \"" + name + "\"" + cluster + ");"});
+    // In order of where they go: one after a class may wait for those of
+    // kernels declared later in the class.
+    const std::size_t at = qualified == name ? end + 1 : end;
+    registration r{at, " static const ::cusim::detail::kernel_registration<void" + parameters +
+                           "> cusim_kernel_registration_" + std::to_string(registration_counter_++) + "(" +
+                           qualified + ", \"" + qualified + "\"" + cluster + ");"};
+    const auto place = std::upper_bound(pending_registrations_.begin(), pending_registrations_.end(), at,
+                                        [](std::size_t a, const registration& b) { return a < b.at; });
+    pending_registrations_.insert(place, std::move(r));
   }
   // The '}' closing the '{' at `open`, skipping literals; npos if none.
   std::size_t closing_brace(std::size_t open) const {
@@ -861,6 +915,9 @@ class rewriter {
   struct scope {
     bool function;  // a function body or a scope inside one
     bool device;    // device code: a __global__ or __device__ function's body, or inside one
+    std::size_t open;        // where its '{' is in src_
+    std::string class_name;  // a class body's: its class's name
+    bool class_template;     // a class template's body
   };
   std::vector<scope> scopes_;
   bool device_pending_ = false;  // a __global__ or __device__ declaration has begun
