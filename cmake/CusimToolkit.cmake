@@ -32,6 +32,8 @@ function(cusim_toolkit_tree link_dir cusim_cc cuda_headers cusim_headers librari
   file(CREATE_LINK ${cusim_headers} ${link_dir}/include/cusim SYMBOLIC)
   file(CREATE_LINK ${cusim_cc} ${link_dir}/bin/nvcc SYMBOLIC)
   file(WRITE ${link_dir}/lib64/libcudadevrt.a "/* cusim: the device runtime is part of libcusim (libcudart_static.a) */\n")
+  list(TRANSFORM libraries PREPEND "\"")  # quoted: a path may hold a space
+  list(TRANSFORM libraries APPEND "\"")
   list(JOIN libraries " " inputs)
   set(script "/* cusim: CUDA's runtime library is libcusim and what it needs */\nINPUT(${inputs})\n")
   file(WRITE ${link_dir}/lib64/libcudart_static.a "${script}")

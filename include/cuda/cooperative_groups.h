@@ -266,6 +266,10 @@ class cluster_group : public thread_group {
     return map_shared_rank(static_cast<T*>(address), rank, file, line);
   }
   template <class T>
+  static unsigned int query_shared_rank(const ::cusim::detail::dynamic_shared_array<T>& address) {
+    return query_shared_rank(static_cast<T*>(address));
+  }
+  template <class T>
   static unsigned int query_shared_rank(T* address) {
     return ::cusim::detail::cluster_query_rank(static_cast<const volatile void*>(address) == nullptr
                                                    ? nullptr

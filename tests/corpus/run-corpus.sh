@@ -100,8 +100,12 @@ run_one() {
     sample_dir=$(dirname "$src/$dir")
     local options=() option
     read -ra options <<<"$build_args"
-    for option in "${!options[@]}"; do  # -I dir: relative to the corpus
-      [[ ${options[option]} == -I?* ]] && options[option]=-I$src/${options[option]#-I}
+    for option in "${!options[@]}"; do  # -Idir, -I dir: relative to the corpus
+      if [[ ${options[option]} == -I?* ]]; then
+        options[option]=-I$src/${options[option]#-I}
+      elif [[ ${options[option]} == -I ]] && ((option + 1 < ${#options[@]})); then
+        options[option + 1]=$src/${options[option + 1]}
+      fi
     done
     "$nvcc" "${options[@]}" "$src/$dir" -o "$work/app" >"$work/build.log" 2>&1 && app=$work/app
   else

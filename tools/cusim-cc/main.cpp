@@ -85,6 +85,10 @@ class driver {
   // is already preprocessed).
   std::vector<std::string> compiler_command(bool c_source, bool preprocess = true) const {
     std::vector<std::string> cmd{c_source ? tools_.cc : tools_.cxx, c_source ? std::string("-std=c17") : o_.std_flag};
+    // -lineinfo: line tables only (the host compiler's -g1), what fault and
+    // race reports need to name file.cu:line; before every other flag, so
+    // that any -g the user or a check gives wins.
+    if (o_.line_info) cmd.push_back("-g1");
     const bool clang = fs::path(cmd.front()).filename().string().find("clang") != std::string::npos;
     if (!c_source) {
       // nvcc compiles CUDA as C++17; in C++20 a compound assignment to a
@@ -161,7 +165,10 @@ class driver {
                                          input.string(), "-o", device_preprocessed.string()});
       if (int rc = run_command(o_, device_pp)) return rc;
       merged_passes merged = merge_device_pass(source, read_file(device_preprocessed));
-      for (const std::string& warning : merged.warnings) std::cerr << warning << '\n';
+      const bool quiet = std::find(o_.compile_flags.begin(), o_.compile_flags.end(), "-w") != o_.compile_flags.end();
+      for (const std::string& warning : merged.warnings) {
+        if (!quiet) std::cerr << warning << '\n';
+      }
       source = std::move(merged.text);
     }
 

@@ -75,6 +75,12 @@ OPTIONS
     -lineinfo, --generate-line-info
         Line tables only (the host compiler's -g1): fault, race and memory
         reports name file.cu:line, as compute-sanitizer's do under nvcc.
+    -dlink, --device-link
+        The device-link step of separable compilation: an empty object, as
+        device code is linked with the host code.
+    -forward-unknown-to-host-compiler, --options-file FILE
+        As nvcc: unknown options go to the host compiler; more options are
+        read from FILE.
     -w, --disable-warnings; -W...; -fPIC; -pthread
         Passed to the host compiler.
     -Xcompiler A,B, --compiler-options A,B
@@ -121,7 +127,7 @@ OPTIONS
   Accepted, with nothing to do on the CPU (-v says so)
     -gencode ARG, -code ARG, -Xptxas ARG, -Xnvlink ARG, -maxrregcount N,
     -t N, --threads N, -m N, -ftz=B, -prec-div=B, -prec-sqrt=B, -fmad=B,
-    -diag-suppress ARG, -keep-dir DIR, -Werror KIND, -dlink,
+    -diag-suppress ARG, -keep-dir DIR, -Werror KIND,
     -res-usage, -m64, --use_fast_math, --extra-device-vectorization,
     --restrict, --display-error-number, -Wno-deprecated-gpu-targets,
     -lcudart, -lcudart_static, -lcudadevrt, -lcuda
@@ -254,10 +260,6 @@ class parser {
   options run() {
     for (i_ = 0; i_ < args_.size(); ++i_) read(short_form(args_[i_]));
     if (o_.inputs.empty()) usage_error("no input files");
-    // -lineinfo: line tables only (gcc's -g1), what fault and race reports
-    // need to name file.cu:line, unless -g already gives more.
-    if (o_.line_info && std::find(o_.compile_flags.begin(), o_.compile_flags.end(), "-g") == o_.compile_flags.end())
-      o_.compile_flags.push_back("-g1");
     if (o_.lockstep && o_.check != check_kind::none) {
       usage_error("--warp-mode=lockstep and --check instrument the program each their own way: use one at a time");
     }

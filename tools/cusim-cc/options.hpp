@@ -23,7 +23,7 @@ struct options {
   bool dry_run = false;
   bool keep = false;
   bool treat_as_cu = false;  // -x cu
-  bool line_info = false;    // -lineinfo: line tables for reports (-g1)
+  bool line_info = false;    // -lineinfo: line tables for reports (main.cpp: -g1)
   bool device_link = false;  // -dlink: nvcc's device-link step, an empty object here
   // -forward-unknown-to-host-compiler: options cusim-cc does not know go to
   // the host compiler (CMake passes it) instead of being refused.

@@ -481,7 +481,12 @@ class rewriter {
       }
       if (word.empty()) return;
       kernels_[word] = kernels_[word] || is_template;
-      if (!is_template) register_after_declaration(word, paren);
+      // `__global__ void S::k(...) {...}`: a member defined outside its
+      // class, registered where the class declares it.
+      std::size_t before = begin;
+      while (before > at && std::isspace(static_cast<unsigned char>(src_[before - 1]))) --before;
+      const bool qualified = before >= 2 && src_[before - 1] == ':' && src_[before - 2] == ':';
+      if (!is_template && !qualified) register_after_declaration(word, paren);
       return;
     }
   }
@@ -502,33 +507,43 @@ class rewriter {
       std::size_t before = at;  // `enum class E {` is no class
       while (before > 0 && std::isspace(static_cast<unsigned char>(head[before - 1]))) --before;
       if (before >= 4 && head.compare(before - 4, 4, "enum") == 0) return {};
-      while (name < head.size() && std::isspace(static_cast<unsigned char>(head[name]))) ++name;
-      std::size_t end = name;
-      while (end < head.size() && is_ident_char(head[end])) ++end;
-      return head.substr(name, end - name);
+      // The name, past attributes: `struct alignas(16) __attribute__((x)) [[y]] name`.
+      for (;;) {
+        while (name < head.size() && std::isspace(static_cast<unsigned char>(head[name]))) ++name;
+        std::size_t end = name;
+        while (end < head.size() && is_ident_char(head[end])) ++end;
+        std::size_t next = end;
+        while (next < head.size() && std::isspace(static_cast<unsigned char>(head[next]))) ++next;
+        const bool attribute = head.compare(name, 2, "[[") == 0 || (end > name && next < head.size() && head[next] == '(');
+        if (!attribute) return head.substr(name, end - name);
+        const char open_bracket = head[next == end ? name : next] == '[' ? '[' : '(';
+        const char close_bracket = open_bracket == '[' ? ']' : ')';
+        int depth = 0;
+        std::size_t at_bracket = head.find(open_bracket, name);
+        for (; at_bracket < head.size(); ++at_bracket) {
+          if (head[at_bracket] == open_bracket) ++depth;
+          if (head[at_bracket] == close_bracket && --depth == 0) break;
+        }
+        if (at_bracket >= head.size()) return {};
+        name = at_bracket + 1;
+      }
     }
     return {};
   }
-  // A kernel declared in a class body (a static member) is registered after
-  // the class, by its qualified name: "" when it cannot be (a member of a
-  // class template, or of a class local to a function).
-  std::string qualified_member_name(const std::string& name, std::size_t& after_class) const {
+  // A kernel declared in a class body (a static member) is registered in
+  // the class, as a static data member, so that a private one can be named;
+  // its name for reports is the qualified one. "" when it cannot be (a
+  // member of a class template, or of a class local to a function).
+  std::string qualified_member_name(const std::string& name, bool& in_class) const {
     std::string qualified = name;
-    const scope* outermost = nullptr;
+    in_class = false;
     for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
-      if (s->function || s->class_name.empty()) {
-        if (s->function) return {};
-        break;
-      }
+      if (s->function) return in_class ? std::string() : name;
+      if (s->class_name.empty()) break;
       if (s->class_template) return {};
       qualified = s->class_name + "::" + qualified;
-      outermost = &*s;
+      in_class = true;
     }
-    if (outermost == nullptr) return name;
-    const std::size_t close = closing_brace(outermost->open);
-    const std::size_t semicolon = close == std::string::npos ? close : src_.find(';', close);
-    if (semicolon == std::string::npos) return {};
-    after_class = semicolon + 1;
     return qualified;
   }
 
@@ -550,7 +565,8 @@ class rewriter {
       end = closing_brace(end);
       if (end == std::string::npos) return;
     }
-    const std::string qualified = qualified_member_name(name, end);
+    bool in_class = false;
+    const std::string qualified = qualified_member_name(name, in_class);
     if (qualified.empty()) return;
     const std::string parameters = parameters_without_defaults(src_.substr(open_paren, close + 1 - open_paren));
     std::string cluster;
@@ -563,15 +579,13 @@ class rewriter {
       pending_cluster_dims_.clear();
       pending_launch_bounds_.clear();
     }
-    // In order of where they go: one after a class may wait for those of
-    // kernels declared later in the class.
-    const std::size_t at = qualified == name ? end + 1 : end;
-    registration r{at, " static const ::cusim::detail::kernel_registration<void" + parameters +
-                           "> cusim_kernel_registration_" + std::to_string(registration_counter_++) + "(" +
-                           qualified + ", \"" + qualified + "\"" + cluster + ");"};
-    const auto place = std::upper_bound(pending_registrations_.begin(), pending_registrations_.end(), at,
-                                        [](std::size_t a, const registration& b) { return a < b.at; });
-    pending_registrations_.insert(place, std::move(r));
+    // In a class body a static data member, initialized with braces (with
+    // parentheses it would declare a function).
+    const std::string arguments = name + ", \"" + qualified + "\"" + cluster;
+    pending_registrations_.push_back(
+        {end + 1, std::string(in_class ? " static inline" : " static") + " const ::cusim::detail::kernel_registration<void" +
+                      parameters + "> cusim_kernel_registration_" + std::to_string(registration_counter_++) +
+                      (in_class ? "{" + arguments + "};" : "(" + arguments + ");")});
   }
   // The '}' closing the '{' at `open`, skipping literals; npos if none.
   std::size_t closing_brace(std::size_t open) const {

@@ -83,11 +83,25 @@ toolchain locate_toolchain(const options& o) {
   }
   std::error_code ec;
   if (!fs::exists(fs::path(t.toolkit_dir) / "lib64" / "libcudart_static.a", ec)) t.toolkit_dir.clear();
-  // The plain runtime is linked as nvcc links CUDA's: -lcudart_static from
-  // the toolkit's lib64, which is what CMake reads off `-v` to link CUDA
-  // programs itself.
+  // CMake links CUDA programs itself, with the libraries it reads off the
+  // link line `-v` prints: the toolkit's lib64 marks that line (nvcc's
+  // LIBRARIES), and a system library is named -lNAME where its development
+  // link exists, as CMake drops full paths to versioned .so files. libcusim
+  // itself stays the path found now, so a moved prefix still links.
   if (!t.toolkit_dir.empty() && o.check == check_kind::none && !o.lockstep) {
-    t.link_libraries = {"-L" + (fs::path(t.toolkit_dir) / "lib64").string(), "-lcudadevrt", "-lcudart_static"};
+    std::vector<std::string> libraries{"-L" + (fs::path(t.toolkit_dir) / "lib64").string()};
+    for (const std::string& library : t.link_libraries) {
+      const fs::path path(library);
+      const std::string file = path.filename().string();
+      const std::size_t so = file.find(".so");
+      if (path.is_absolute() && file.starts_with("lib") && so != std::string::npos &&
+          fs::exists(path.parent_path() / file.substr(0, so + 3), ec)) {
+        libraries.push_back("-l" + file.substr(3, so - 3));
+      } else {
+        libraries.push_back(library);
+      }
+    }
+    t.link_libraries = std::move(libraries);
   }
   if (o.check != check_kind::none && o.check != check_kind::banks) {
     if (t.link_libraries.empty() || t.link_libraries.front().empty()) {

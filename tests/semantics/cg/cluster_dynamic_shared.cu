@@ -1,7 +1,8 @@
 // Distributed shared memory through dynamic shared memory, as the CUDA
 // Programming Guide's cluster histogram writes it: each block of a cluster
 // owns a slice of the bins in its `extern __shared__ int smem[]`, and every
-// thread adds to the owner's slice through cluster.map_shared_rank(smem, rank).
+// thread adds to the owner's slice through cluster.map_shared_rank(smem, rank)
+// (and query_shared_rank(smem) names the block's own rank).
 // The H100/H200 prints the same (tests/golden/cluster_dynamic_shared.txt).
 #include <cooperative_groups.h>
 #include <cstdio>
@@ -20,6 +21,7 @@ __global__ void __cluster_dims__(2, 1, 1) clustered_histogram(const int* values,
     atomicAdd(owner + bin % bins_per_block, 1);
   }
   cluster.sync();
+  if (threadIdx.x == 0 && cluster.query_shared_rank(smem) != cluster.block_rank()) atomicAdd(&bins[0], 1000000);
   const int first = static_cast<int>(cluster.block_rank()) * bins_per_block;
   for (int b = threadIdx.x; b < bins_per_block; b += blockDim.x) atomicAdd(&bins[first + b], smem[b]);
 }
