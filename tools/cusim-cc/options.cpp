@@ -258,6 +258,10 @@ class parser {
   explicit parser(std::vector<std::string> args) : args_(std::move(args)) {}
 
   options run() {
+    // Wherever it stands, as for nvcc: it decides how the options before it read.
+    o_.forward_unknown = std::any_of(args_.begin(), args_.end(), [](const std::string& a) {
+      return short_form(a) == "-forward-unknown-to-host-compiler";
+    });
     for (i_ = 0; i_ < args_.size(); ++i_) read(short_form(args_[i_]));
     if (o_.inputs.empty()) usage_error("no input files");
     if (o_.lockstep && o_.check != check_kind::none) {
