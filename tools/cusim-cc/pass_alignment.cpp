@@ -73,11 +73,6 @@ class aligner {
     return !whole(host_, first_token(host_, h.a_begin), first_token(host_, h.a_end)) ||
            !whole(device_, first_token(device_, h.b_begin), first_token(device_, h.b_end));
   }
-  std::size_t broken(const std::vector<diff_hunk>& hunks, std::size_t first, std::size_t end) const {
-    std::size_t count = 0;
-    for (std::size_t i = first; i < end; ++i) count += broken(hunks[i]);
-    return count;
-  }
 
   // The shortest edit pairs equal lines as early as it can; where that
   // leaves a difference that is not whole (a function the device pass adds

@@ -240,7 +240,7 @@ class rewriter {
       // Device code: the body of a __global__ or __device__ function (or
       // lambda), and everything nested in it.
       const bool device = in_device_code() || (function_end && device_pending_);
-      scopes_.push_back({body, device, pos_, body ? std::string() : class_head_name(pos_), template_pending_});
+      scopes_.push_back({body, device, body ? std::string() : class_head_name(pos_), template_pending_});
     } else if (c == '}' && !scopes_.empty()) {
       scopes_.pop_back();
     }
@@ -929,7 +929,6 @@ class rewriter {
   struct scope {
     bool function;  // a function body or a scope inside one
     bool device;    // device code: a __global__ or __device__ function's body, or inside one
-    std::size_t open;        // where its '{' is in src_
     std::string class_name;  // a class body's: its class's name
     bool class_template;     // a class template's body
   };
