@@ -9,7 +9,10 @@ cd "$(dirname "$0")/.."
 # valgrind: cusim programs run under it (fiber stacks registered), which finds
 # reads of device memory nothing wrote; its header is what registers them.
 # clang: the test suite builds cusim with it too (platform.clang).
-packages=(build-essential cmake libboost-context-dev catch2 libfmt-dev valgrind clang)
+# clang 14's libraries: cusim-cc's front end parses .cu files with them
+# (kernel facts: docs/cusim-cc.md).
+packages=(build-essential cmake libboost-context-dev catch2 libfmt-dev valgrind clang
+          libclang-14-dev libclang-cpp14-dev llvm-14-dev)
 # The test suite also cross-builds cusim for arm64 Linux and runs it under
 # qemu-user (platform.aarch64, docs/platforms.md): Debian's cross compiler,
 # qemu-user and the arm64 builds of cusim's libraries, from Debian's arm64

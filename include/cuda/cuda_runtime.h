@@ -36,7 +36,31 @@
 // Execution-space and memory-space qualifiers. Kernels and device functions
 // are ordinary C++ functions; __device__ and __constant__ variables are
 // ordinary globals that every CUDA thread shares.
-#ifdef __CUSIM_CC__
+#if defined(__CUSIM_KERNEL_FACTS__)
+// cusim-cc's front end parses the file with clang as CUDA (host side), to
+// learn each kernel's facts (tools/cusim-cc/kernel_facts.hpp): the
+// qualifiers are clang's CUDA attributes, and <<<>>> needs the launch
+// configuration call clang lowers it to.
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __cluster_dims__(...)
+extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0, void* stream = nullptr);
+extern "C" cudaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = nullptr);
+// Device code's placement new: <new>'s is a host function there (as in
+// clang's own CUDA headers). The front end parses cusim's headers as
+// __host__ __device__; these must be __device__ only.
+#include <new>
+#pragma clang force_cuda_host_device end
+__attribute__((device)) inline void* operator new(size_t, void* place) noexcept { return place; }
+__attribute__((device)) inline void* operator new[](size_t, void* place) noexcept { return place; }
+__attribute__((device)) inline void operator delete(void*, void*) noexcept {}
+__attribute__((device)) inline void operator delete[](void*, void*) noexcept {}
+#pragma clang force_cuda_host_device begin
+#elif defined(__CUSIM_CC__)
 // cusim-cc's rewriter reads this marker to learn which functions are kernels
 // (and which kernels are templates, whose launches deduce their arguments),
 // and removes it.
@@ -59,7 +83,7 @@
 #define __device__
 #define __host__
 #endif
-#ifndef __CUSIM_CC__
+#if !defined(__CUSIM_CC__) && !defined(__CUSIM_KERNEL_FACTS__)
 #define __constant__  // plain globals here; cusim-cc also registers them (__isConstant)
 #endif
 // No __noinline__ macro, as in CUDA 13's headers: libstdc++ writes
@@ -68,7 +92,7 @@
 // In .cu files cusim-cc's rewriter spells the specifier out.
 #define __managed__
 #define __forceinline__ inline __attribute__((always_inline))
-#ifndef __CUSIM_CC__
+#if !defined(__CUSIM_CC__) && !defined(__CUSIM_KERNEL_FACTS__)
 #define __launch_bounds__(...)
 #endif
 #define __grid_constant__
@@ -79,7 +103,7 @@
 
 // Shared memory must be per block, which a plain declaration cannot be:
 // cusim-cc rewrites __shared__ declarations; without it, say so clearly.
-#ifndef __CUSIM_CC__
+#if !defined(__CUSIM_CC__) && !defined(__CUSIM_KERNEL_FACTS__)
 #define __shared__                                                                                          \
   _Pragma("GCC error \"__shared__ needs cusim-cc: build .cu files with cusim-cc, or declare shared memory with CUSIM_SHARED(type, name)\"")
 #endif

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include "driver_types.h"
 #include "vector_types.h"
+#include <cusim/detail/config.hpp>
 #include <cusim/detail/kernel_call.hpp>
 #include <cusim/launch.hpp>
 
@@ -33,7 +34,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
 // One device: there is no pair of devices to ask about.
 cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr attr, int srcDevice, int dstDevice);
 cudaError_t cudaCtxResetPersistingL2Cache(void);
-cudaError_t cudaDeviceSynchronize(void);
+CUSIM_FACT(waits) cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
@@ -44,7 +45,7 @@ cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int v
 // to): a buffer for the arguments, each at the next offset aligned for its
 // type, then the launch, which takes the buffer.
 void* cudaGetParameterBuffer(size_t alignment, size_t size);
-cudaError_t cudaLaunchDevice(void* func, void* parameterBuffer, dim3 gridDimension, dim3 blockDimension,
+CUSIM_FACT(launches) cudaError_t cudaLaunchDevice(void* func, void* parameterBuffer, dim3 gridDimension, dim3 blockDimension,
                              unsigned int sharedMemSize, cudaStream_t stream);
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func);
 cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache cacheConfig);
@@ -54,14 +55,14 @@ cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache cacheConfig);
 // Launches with the arguments as an array of pointers to them. A kernel
 // passed as `const void*` must be known to cusim: every non-template kernel
 // compiled by cusim-cc is, and so is every kernel launched once with its type.
-cudaError_t cudaLaunchKernel(const void* func, dim3 grid_dim, dim3 block_dim, void** args, size_t sharedMem = 0,
+CUSIM_FACT(launches) cudaError_t cudaLaunchKernel(const void* func, dim3 grid_dim, dim3 block_dim, void** args, size_t sharedMem = 0,
                              cudaStream_t stream = 0);
 // All blocks resident at once, so that grid.sync() can wait for all of them.
-cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid_dim, dim3 block_dim, void** args,
+CUSIM_FACT(launches) cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid_dim, dim3 block_dim, void** args,
                                         size_t sharedMem = 0, cudaStream_t stream = 0);
 
 // A launch configured by cudaLaunchConfig_t and its attributes (cooperative, cluster dimension).
-cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args);
+CUSIM_FACT(launches) cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args);
 
 // Occupancy: how many blocks of `func` one multiprocessor holds at once.
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
@@ -216,7 +217,7 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t*
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* pType);
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags = 0);
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec, cudaGraph_t graph, unsigned long long flags = 0);
-cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+CUSIM_FACT(launches) cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
 cudaError_t cudaGraphDestroy(cudaGraph_t graph);
 cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,

@@ -34,8 +34,8 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
   const kernel_info& kernel = kernel_record(func);
   const cusim::device_profile& p = cusim::active_profile();
   *attr = cudaFuncAttributes{};
-  // Static shared memory as the kernel's blocks have used it so far: cusim
-  // learns a kernel's __shared__ declarations as its blocks reach them.
+  // Static shared memory as cusim-cc's front end registered it, or (a file
+  // clang could not parse) as the kernel's blocks have used it so far.
   attr->sharedSizeBytes = kernel.static_shared.load();
   const launch_bounds bounds = compiled_launch_bounds(func);
   attr->maxThreadsPerBlock = bounds.max_threads != 0 ? int(bounds.max_threads) : p.max_threads_per_block;

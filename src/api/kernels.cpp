@@ -1,5 +1,6 @@
 #include "api/kernels.hpp"
 
+#include <cusim/detail/front_end_facts.hpp>
 #include <cusim/detail/kernel_call.hpp>
 
 #include <map>
@@ -21,6 +22,8 @@ struct registry {
     launch_bounds bounds;
   };
   std::map<const void*, registered> launchers;
+  // What cusim-cc's front end registered; survives cudaDeviceReset too.
+  std::map<const void*, front_end_facts> facts;
 };
 registry& the_registry() {
   static registry r;
@@ -32,7 +35,13 @@ kernel_info& kernel_record(const void* function) {
   registry& r = the_registry();
   std::lock_guard lock(r.mutex);
   auto& slot = r.kernels[function];
-  if (!slot) slot = std::make_unique<kernel_info>();
+  if (!slot) {
+    slot = std::make_unique<kernel_info>();
+    // Known before the first launch when the front end registered it.
+    if (const auto it = r.facts.find(function); it != r.facts.end()) {
+      slot->static_shared.store(it->second.static_shared_bytes, std::memory_order_relaxed);
+    }
+  }
   return *slot;
 }
 
@@ -43,6 +52,21 @@ void register_kernel(const void* kernel, argument_array_launcher launcher, const
   auto [it, fresh] = r.launchers.try_emplace(kernel, registry::registered{launcher, name, cluster, layout, bounds});
   // A typed launch registers the kernel again, without its name or cluster: keep what cusim-cc said.
   if (!fresh && name != nullptr) it->second = {launcher, name, cluster, layout, bounds};
+}
+
+void register_front_end_facts(const void* kernel, const front_end_facts& facts) {
+  if (kernel == nullptr) return;
+  registry& r = the_registry();
+  std::lock_guard lock(r.mutex);
+  r.facts[kernel] = facts;
+  if (const auto it = r.kernels.find(kernel); it != r.kernels.end()) it->second->note_static_shared(facts.static_shared_bytes);
+}
+
+const front_end_facts* registered_front_end_facts(const void* kernel) {
+  registry& r = the_registry();
+  std::lock_guard lock(r.mutex);
+  const auto it = r.facts.find(kernel);
+  return it == r.facts.end() ? nullptr : &it->second;
 }
 
 launch_bounds compiled_launch_bounds(const void* kernel) {

@@ -6,12 +6,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "device_pass.hpp"
+#include "kernel_facts.hpp"
 #include "options.hpp"
 #include "rewrite.hpp"
 #include "settings.hpp"
@@ -156,10 +158,15 @@ class driver {
       return run_command(o_, pp);
     }
     pp.insert(pp.end(), {"-E", "-x", "c++", input.string(), "-o", preprocessed.string()});
+    // clang reads the kernels' facts while the host compiler preprocesses.
+    std::future<kernel_facts> facts = start_kernel_facts(input, {});
     if (int rc = run_command(o_, pp)) return rc;
     if (o_.dry_run) return 0;
     std::string source = read_file(preprocessed);
     if (mentions_cuda_arch(source, own_header_dirs())) {
+      // Kernel bodies come from the device pass: so do their facts.
+      facts.wait();
+      facts = start_kernel_facts(input, {"-D__CUDA_ARCH__=" + profile_arch(o_) + "0"});
       const fs::path device_preprocessed = work_ / (input.stem().string() + ".device.ii");
       device_pp.insert(device_pp.end(), {"-D__CUDA_ARCH__=" + profile_arch(o_) + "0", "-E", "-x", "c++",
                                          input.string(), "-o", device_preprocessed.string()});
@@ -192,7 +199,72 @@ class driver {
     std::ofstream(rewritten, std::ios::binary) << output;
     auto cc = compiler_command(false, false);
     cc.insert(cc.end(), {"-c", "-x", "c++-cpp-output", rewritten.string(), "-o", object.string()});
-    return run_command(o_, cc);
+    if (int rc = run_command(o_, cc)) return rc;
+    link_kernel_facts(input, object, facts);
+    return 0;
+  }
+
+  // Adds the registrations of the kernels' facts to `object` (a second object,
+  // linked into it with ld -r). Never fails the build: without them the
+  // runtime learns what it needs as the kernels run.
+  void link_kernel_facts(const fs::path& input, const fs::path& object, std::future<kernel_facts>& pending) const {
+    const std::string text = facts_registration(pending);
+    if (text.empty()) return;
+    // Link-time optimisation objects hold the compiler's IR, not code to link with ld -r.
+    for (const auto& flag : o_.compile_flags) {
+      if (flag.starts_with("-flto")) return notice(o_, "no kernel facts under " + flag);
+    }
+    const fs::path source = work_ / (input.stem().string() + ".facts.cpp");
+    const fs::path facts_object = work_ / (input.stem().string() + ".facts.o");
+    const fs::path merged = work_ / (input.stem().string() + ".merged.o");
+    std::ofstream(source, std::ios::binary) << text;
+    auto cc = compiler_command(false, false);
+    cc.insert(cc.end(), {"-I" + tools_.include_dirs.back(), "-c", source.string(), "-o", facts_object.string()});
+    std::vector<std::string> relink{tools_.cxx, "-r", "-nostdlib", object.string(), facts_object.string(), "-o",
+                                    merged.string()};
+    std::error_code error;
+    if (run_command(o_, cc) != 0 || run_command(o_, relink) != 0 ||
+        (fs::copy_file(merged, object, fs::copy_options::overwrite_existing, error), error)) {
+      notice(o_, "the kernel facts could not be linked in; building without them");
+    }
+  }
+
+  // Parses `input` with clang in the background (kernel_facts.hpp), with the
+  // include path and macros the host pass has, and `extra` macros.
+  std::future<kernel_facts> start_kernel_facts(const fs::path& input, std::vector<std::string> extra) const {
+    const char* setting = std::getenv("CUSIM_CC_KERNEL_FACTS");
+    if (!kernel_facts_available() || o_.dry_run || (setting != nullptr && std::string(setting) == "0")) {
+      std::promise<kernel_facts> none;
+      none.set_value({});
+      return none.get_future();
+    }
+    std::vector<std::string> arguments{o_.std_flag};
+    for (const auto& dir : tools_.include_dirs) arguments.push_back("-I" + dir);
+    arguments.insert(arguments.end(), o_.preprocessor_flags.begin(), o_.preprocessor_flags.end());
+    const auto macros = cuda_macros(o_);
+    arguments.insert(arguments.end(), macros.begin(), macros.end());
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    arguments.insert(arguments.end(), {"-include", "cuda_runtime.h"});
+    return std::async(std::launch::async, [source = input.string(), arguments, dirs = own_header_dirs()] {
+      return read_kernel_facts(source, arguments, dirs);
+    });
+  }
+
+  // The registrations for what clang learnt ("" for none); under -v, what it was.
+  std::string facts_registration(std::future<kernel_facts>& pending) const {
+    const kernel_facts facts = pending.get();
+    if (!kernel_facts_available()) return {};
+    if (!facts.parsed) {
+      notice(o_, "no kernel facts: clang could not parse the file" +
+                     (facts.first_error.empty() ? std::string() : " (" + facts.first_error + ")"));
+      return {};
+    }
+    for (const kernel_fact& k : facts.kernels) {
+      notice(o_, "kernel " + k.name + ": " + std::to_string(k.static_shared_bytes) + " B static shared" +
+                     (k.waits ? ", waits" : "") + (k.spins ? ", spins" : "") + (k.launches ? ", launches" : "") +
+                     (k.dynamic_shared ? ", dynamic shared" : "") + (k.opaque_calls ? ", unknown calls" : ""));
+    }
+    return facts.kernels.empty() ? std::string() : facts_registration_text(facts.kernels);
   }
 
   // Where cusim's own headers are (the CUDA ones, cusim's API beside them,

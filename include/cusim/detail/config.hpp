@@ -32,3 +32,16 @@
 #define CUSIM_THREAD_LOCAL thread_local
 #define CUSIM_ALWAYS_INLINE inline
 #endif
+
+// What cusim-cc's front end learns about each kernel (tools/cusim-cc/
+// kernel_facts.hpp) follows the calls a kernel makes down to these marks on
+// the runtime's entry points: a thread that reaches a `waits` entry waits for
+// other threads (barriers, warp collectives, grid and cluster sync), a
+// `spins` one steps aside for its block (spin points), a `launches` one
+// starts a grid, and `dynamic_shared` hands out the launch's dynamic shared
+// memory. Only the front end's parse defines __CUSIM_KERNEL_FACTS__.
+#if defined(__CUSIM_KERNEL_FACTS__)
+#define CUSIM_FACT(what) __attribute__((annotate("cusim:" #what)))
+#else
+#define CUSIM_FACT(what)
+#endif

@@ -19,18 +19,18 @@ struct barrier_outcome {
   unsigned int arrived;
 };
 // `file`/`line`: the call site, for reports (null: unknown).
-barrier_outcome block_barrier(int predicate, const char* file = nullptr, unsigned int line = 0);
+CUSIM_FACT(waits) barrier_outcome block_barrier(int predicate, const char* file = nullptr, unsigned int line = 0);
 
 // The barrier of threads [first, first + count) of the block (a tile of
 // cooperative groups larger than a warp), and 8 bytes of scratch a thread
 // for their collectives.
-void partial_block_barrier(unsigned int first, unsigned int count);
+CUSIM_FACT(waits) void partial_block_barrier(unsigned int first, unsigned int count);
 std::uint64_t* block_scratch();
 
 // grid.sync() of cooperative groups: waits until every thread of the grid
 // that has not exited has arrived. Only in cooperative launches; elsewhere
 // the call is reported and the grid stops.
-void grid_barrier(const char* file, unsigned int line);
+CUSIM_FACT(waits) void grid_barrier(const char* file, unsigned int line);
 
 // Clusters (cluster_group): the running block's cluster shape, the cluster
 // barrier's arrival (returns its phase) and wait, and distributed shared
@@ -38,7 +38,7 @@ void grid_barrier(const char* file, unsigned int line);
 // the block whose shared memory holds `address`.
 dim3 cluster_dims();
 std::uint64_t cluster_arrive();
-void cluster_wait(std::uint64_t phase);
+CUSIM_FACT(waits) void cluster_wait(std::uint64_t phase);
 std::uint64_t cluster_last_arrival();
 void* cluster_map_shared(void* address, unsigned int rank, const char* file, unsigned int line);
 unsigned int cluster_query_rank(const void* address);
@@ -68,7 +68,7 @@ long long monotonic_nanoseconds();
 long long device_clock_cycles();
 
 // The running block's dynamic (extern __shared__) memory, as sized at launch.
-void* dynamic_shared();
+CUSIM_FACT(dynamic_shared) void* dynamic_shared();
 
 // __trap() and __brkpt() (`what`) at file:line: the grid stops with
 // cudaErrorLaunchFailure, sticky, as on a GPU; on the host, the process

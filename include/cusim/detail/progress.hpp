@@ -11,7 +11,7 @@
 namespace cusim::detail {
 
 // Steps aside now, if anything else of the block can run.
-void spin_point();
+CUSIM_FACT(spins) void spin_point();
 
 // What reached a progress point: an atomic, a compare-and-swap that failed
 // (how a spin lock waits: always a spin point), or a fence.
@@ -29,7 +29,7 @@ CUSIM_ALWAYS_INLINE void count_progress_point(progress_kind kind) {
 #ifdef CUSIM_SANITIZING_THREADS
 // Race checking (cusim-cc --check=race): the count is cusim's, not the
 // kernel's, so it is kept by the runtime, out of ThreadSanitizer's sight.
-void note_progress_point_in_runtime(progress_kind kind);
+CUSIM_FACT(spins) void note_progress_point_in_runtime(progress_kind kind);
 inline void note_progress_point(progress_kind kind = progress_kind::atomic) { note_progress_point_in_runtime(kind); }
 #else
 CUSIM_ALWAYS_INLINE void note_progress_point(progress_kind kind = progress_kind::atomic) { count_progress_point(kind); }

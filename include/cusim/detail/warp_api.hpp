@@ -6,6 +6,8 @@
 #pragma once
 #include <cstdint>
 
+#include <cusim/detail/config.hpp>
+
 namespace cusim::detail {
 
 enum class warp_op : unsigned char {
@@ -50,6 +52,6 @@ struct warp_result {
 };
 
 // Called by device code: waits for the lanes of `call.mask`, returns this lane's result.
-warp_result warp_collective(const warp_call& call);
+CUSIM_FACT(waits) warp_result warp_collective(const warp_call& call);
 
 }  // namespace cusim::detail

@@ -1,0 +1,171 @@
+// cusim-cc's clang front end: what it learns about each kernel of a file.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "kernel_facts.hpp"
+
+using cusim::cc::kernel_fact;
+using cusim::cc::kernel_facts;
+
+namespace {
+
+// Parses `code` as a .cu file with cusim's headers, as cusim-cc does.
+kernel_facts facts_of(const std::string& code) {
+  char pattern[] = "/tmp/cusim-kernel-facts-XXXXXX.cu";
+  const int fd = mkstemps(pattern, 3);
+  REQUIRE(fd >= 0);
+  close(fd);
+  std::ofstream(pattern) << code;
+  const std::string cuda = std::string(CUSIM_TEST_INCLUDE) + "/cuda";
+  const std::string cusim = std::string(CUSIM_TEST_INCLUDE) + "/cusim";
+  kernel_facts facts = cusim::cc::read_kernel_facts(
+      pattern, {"-std=c++20", "-I" + cuda, std::string("-I") + CUSIM_TEST_INCLUDE, "-D__CUSIM_CC__=1", "-D__CUDACC__=1",
+                "-include", "cuda_runtime.h"},
+      {cuda, cusim});
+  std::filesystem::remove(pattern);
+  return facts;
+}
+
+const kernel_fact& kernel(const kernel_facts& facts, const std::string& name) {
+  for (const kernel_fact& k : facts.kernels) {
+    if (k.name == name) return k;
+  }
+  FAIL("no facts for kernel " << name << (facts.parsed ? "" : " (not parsed: " + facts.first_error + ")"));
+  throw std::logic_error("unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("cusim-cc kernel facts: which kernels wait, spin, launch or use dynamic shared memory",
+          "[tools][kernel_facts][quick]") {
+  if (!cusim::cc::kernel_facts_available()) return;  // cusim-cc built without clang's libraries
+  const kernel_facts facts = facts_of(R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void plain(float* a, const float* b, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] += b[i] * 2.0f;
+}
+__device__ void bottom() { __syncthreads(); }
+__device__ void middle() { bottom(); }
+__global__ void deep(float* a) { middle(); a[0] = 1; }
+__global__ void shuffles(int* a) { a[threadIdx.x] = __shfl_down_sync(0xffffffffu, a[threadIdx.x], 1); }
+__global__ void grid_wide(int* a) { cg::this_grid().sync(); a[0] = 1; }
+__global__ void counts(int* a) { atomicAdd(a, 1); }
+__global__ void child(int* a) { a[0] = 1; }
+__global__ void parent(int* a) { if (threadIdx.x == 0) child<<<1, 1>>>(a); }
+__global__ void dynamic(float* a) {
+  extern __shared__ float f[];
+  extern __shared__ double d[];
+  f[threadIdx.x] = a[threadIdx.x];
+  a[threadIdx.x] = d[0];
+}
+__global__ void lambda_waits(int* a) {
+  auto step = [&](int v) { __syncwarp(); return v + 1; };
+  a[threadIdx.x] = step(a[threadIdx.x]);
+}
+__device__ int factorial(int n) { return n <= 1 ? 1 : n * factorial(n - 1); }
+__global__ void recursive(int* a) { a[0] = factorial(a[1]); }
+)");
+  REQUIRE(facts.parsed);
+  const kernel_fact& plain = kernel(facts, "plain");
+  CHECK_FALSE((plain.waits || plain.spins || plain.launches || plain.dynamic_shared || plain.opaque_calls));
+  CHECK(plain.static_shared_bytes == 0);
+  CHECK(kernel(facts, "deep").waits);
+  CHECK(kernel(facts, "shuffles").waits);
+  CHECK(kernel(facts, "grid_wide").waits);
+  CHECK(kernel(facts, "counts").spins);
+  CHECK_FALSE(kernel(facts, "counts").waits);
+  CHECK(kernel(facts, "parent").launches);
+  CHECK_FALSE(kernel(facts, "child").launches);
+  CHECK(kernel(facts, "dynamic").dynamic_shared);
+  CHECK(kernel(facts, "dynamic").static_shared_bytes == 0);
+  CHECK(kernel(facts, "lambda_waits").waits);
+  const kernel_fact& recursive = kernel(facts, "recursive");
+  CHECK_FALSE((recursive.waits || recursive.opaque_calls));
+}
+
+TEST_CASE("cusim-cc kernel facts: calls the front end cannot follow count as doing everything",
+          "[tools][kernel_facts][quick]") {
+  if (!cusim::cc::kernel_facts_available()) return;  // cusim-cc built without clang's libraries
+  const kernel_facts facts = facts_of(R"(
+__device__ int elsewhere(int);  // defined in another file (-rdc)
+__global__ void external(int* a) { a[0] = elsewhere(a[1]); }
+__device__ int twice(int v) { return 2 * v; }
+__global__ void through_pointer(int* a) {
+  int (*f)(int) = twice;
+  a[0] = f(a[1]);
+}
+struct shape { __device__ virtual int area() const { return 0; } };
+__global__ void virtual_call(const shape* s, int* a) { a[0] = s->area(); }
+)");
+  REQUIRE(facts.parsed);
+  for (const char* name : {"external", "through_pointer", "virtual_call"}) {
+    const kernel_fact& k = kernel(facts, name);
+    INFO(name);
+    CHECK((k.opaque_calls && k.waits && k.spins && k.launches && k.dynamic_shared));
+  }
+}
+
+TEST_CASE("cusim-cc kernel facts: static shared memory per kernel and per instantiation, as nvcc lays it out",
+          "[tools][kernel_facts][quick]") {
+  if (!cusim::cc::kernel_facts_available()) return;  // cusim-cc built without clang's libraries
+  const kernel_facts facts = facts_of(R"(
+constexpr int edge = 16;
+struct __align__(16) quad { float x, y, z, w; };
+template <class T, int N>
+__global__ void tile(T* out) {
+  __shared__ T cells[N][N + 1];
+  cells[threadIdx.y][threadIdx.x] = out[threadIdx.x];
+  out[threadIdx.x] = cells[threadIdx.x][threadIdx.y];
+}
+#define LAUNCH_TILE(T, N) tile<T, N><<<1, dim3(N, N)>>>(nullptr)
+__device__ float helper(int i) {
+  __shared__ float scratch[edge * 2];
+  scratch[i] = i;
+  return scratch[(i + 1) % (edge * 2)];
+}
+namespace { __global__ void hidden(float* out) { out[0] = 1; } }
+static __global__ void file_local(float* out) { out[0] = 1; }
+namespace outer {
+__global__ void layout(float* out) {
+  __shared__ char flag;
+  __shared__ quad q[2];
+  __shared__ int unused[1000];
+  flag = out[0] > 0;
+  q[threadIdx.x % 2].x = out[1];
+  out[threadIdx.x] = helper(threadIdx.x) + flag + q[0].x;
+}
+}
+void host() {
+  LAUNCH_TILE(float, (edge > 8 ? 8 : 4));
+  tile<double, 4><<<1, 1>>>(nullptr);
+}
+)");
+  REQUIRE(facts.parsed);
+  CHECK(kernel(facts, "tile<float, 8>").static_shared_bytes == 8 * 9 * sizeof(float));
+  CHECK(kernel(facts, "tile<double, 4>").static_shared_bytes == 4 * 5 * sizeof(double));
+  // flag (1), q at 16 (2 x 16), then helper's scratch (32 floats); `unused`
+  // is named nowhere, so nvcc drops it.
+  const kernel_fact& layout = kernel(facts, "outer::layout");
+  CHECK(layout.static_shared_bytes == 16 + 32 + 32 * 4);
+  // Named by the symbol g++ gives it too; kernels with internal linkage
+  // have none another object could reach.
+  CHECK(layout.symbol == "_ZN5outer6layoutEPf");
+  CHECK(kernel(facts, "tile<float, 8>").symbol == "_Z4tileIfLi8EEvPT_");
+  for (const kernel_fact& k : facts.kernels) CHECK((k.name != "hidden" && k.name != "file_local"));
+}
+
+TEST_CASE("cusim-cc kernel facts: a file clang cannot parse gets none, and says why", "[tools][kernel_facts][quick]") {
+  if (!cusim::cc::kernel_facts_available()) return;  // cusim-cc built without clang's libraries
+  const kernel_facts facts = facts_of("__global__ void k(int* a) { a[0] = undeclared; }\n");
+  CHECK_FALSE(facts.parsed);
+  CHECK(facts.kernels.empty());
+  CHECK(facts.first_error.find("undeclared") != std::string::npos);
+  CHECK(facts.first_error.find(".cu:1:") != std::string::npos);
+}

@@ -1,0 +1,363 @@
+// The clang front end's kernel facts (kernel_facts.hpp). Compiled without
+// RTTI, as clang's libraries are.
+#include "kernel_facts.hpp"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/Mangle.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
+#include <clang/Sema/Sema.h>
+#include <clang/Sema/SemaConsumer.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+
+
+namespace cusim::cc {
+
+bool kernel_facts_available() { return true; }
+
+namespace {
+
+using namespace clang;
+
+bool under_any(llvm::StringRef path, const std::vector<std::string>& dirs) {
+  for (const std::string& dir : dirs) {
+    if (!dir.empty() && path.startswith(dir)) return true;
+  }
+  return false;
+}
+
+// What one function does itself; what it calls is followed separately.
+struct local_facts {
+  bool waits = false, spins = false, launches = false, dynamic_shared = false, opaque = false;
+  std::vector<const VarDecl*> shared;  // static __shared__ variables it names, in declaration order
+  std::vector<const FunctionDecl*> callees;  // definitions it calls
+};
+
+class body_reader : public RecursiveASTVisitor<body_reader> {
+ public:
+  body_reader(const SourceManager& sources, const std::vector<std::string>& own_dirs, local_facts& out)
+      : sources_(sources), own_dirs_(own_dirs), out_(out) {}
+
+  bool shouldVisitImplicitCode() const { return true; }
+
+  bool VisitCallExpr(CallExpr* call) {
+    // A child grid: its own facts are its own.
+    if (isa<CUDAKernelCallExpr>(call)) {
+      out_.launches = true;
+      return true;
+    }
+    const FunctionDecl* callee = call->getDirectCallee();
+    if (callee == nullptr) {
+      out_.opaque = true;  // through a pointer
+      return true;
+    }
+    if (const auto* method = dyn_cast<CXXMethodDecl>(callee); method != nullptr && method->isVirtual()) {
+      const auto* member_call = dyn_cast<CXXMemberCallExpr>(call);
+      const bool qualified = member_call != nullptr && isa<MemberExpr>(member_call->getCallee()) &&
+                             cast<MemberExpr>(member_call->getCallee())->hasQualifier();
+      if (!qualified && !method->hasAttr<FinalAttr>() && !method->getParent()->hasAttr<FinalAttr>()) {
+        out_.opaque = true;
+        return true;
+      }
+    }
+    note_call(callee);
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(CXXConstructExpr* construct) {
+    note_call(construct->getConstructor());
+    return true;
+  }
+
+  bool VisitCXXBindTemporaryExpr(CXXBindTemporaryExpr* temporary) {
+    if (const CXXDestructorDecl* destructor = temporary->getTemporary()->getDestructor()) note_call(destructor);
+    return true;
+  }
+
+  bool VisitCXXDeleteExpr(CXXDeleteExpr* deletion) {
+    if (const CXXRecordDecl* record = deletion->getDestroyedType()->getAsCXXRecordDecl()) {
+      if (const CXXDestructorDecl* destructor = record->getDestructor()) note_call(destructor);
+    }
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl* variable) {
+    if (const CXXRecordDecl* record = variable->getType()->getAsCXXRecordDecl()) {
+      if (record->hasDefinition() && !record->hasTrivialDestructor()) {
+        if (const CXXDestructorDecl* destructor = record->getDestructor()) note_call(destructor);
+      }
+    }
+    return true;
+  }
+
+  // A __shared__ variable counts for the kernels that use it: nvcc drops
+  // one nothing names.
+  bool VisitDeclRefExpr(DeclRefExpr* reference) {
+    if (const auto* variable = dyn_cast<VarDecl>(reference->getDecl());
+        variable != nullptr && variable->hasAttr<CUDASharedAttr>()) {
+      note_shared(variable);
+    }
+    return true;
+  }
+
+ private:
+  void note_shared(const VarDecl* variable) {
+    const bool dynamic = variable->hasExternalStorage() || variable->getType()->isIncompleteArrayType();
+    if (dynamic) out_.dynamic_shared = true;
+    else out_.shared.push_back(variable);
+  }
+
+  void note_call(const FunctionDecl* callee) {
+    // clang knows __syncthreads as a builtin of the GPU side, and calls that
+    // instead of cusim's definition.
+    if (callee->getBuiltinID() != 0 && callee->getName() == "__syncthreads") {
+      out_.waits = true;
+      return;
+    }
+    for (const FunctionDecl* declaration : callee->redecls()) {
+      for (const AnnotateAttr* mark : declaration->specific_attrs<AnnotateAttr>()) {
+        const llvm::StringRef what = mark->getAnnotation();
+        if (what == "cusim:waits") out_.waits = true;
+        else if (what == "cusim:spins") out_.spins = true;
+        else if (what == "cusim:launches") out_.launches = true;
+        else if (what == "cusim:dynamic_shared") out_.dynamic_shared = true;
+      }
+    }
+    const FunctionDecl* definition = nullptr;
+    if (callee->hasBody(definition)) {
+      out_.callees.push_back(definition);
+      return;
+    }
+    // No body here: builtins, the C and C++ libraries and cusim's runtime
+    // (whose waiting entry points are marked) do nothing the facts track;
+    // anything else is code from another file.
+    if (callee->getBuiltinID() != 0 || callee->isDefaulted() || callee->isImplicit()) return;
+    const SourceLocation where = sources_.getExpansionLoc(callee->getLocation());
+    if (sources_.isInSystemHeader(where)) return;
+    if (under_any(sources_.getFilename(where), own_dirs_)) return;
+    out_.opaque = true;
+  }
+
+  const SourceManager& sources_;
+  const std::vector<std::string>& own_dirs_;
+  local_facts& out_;
+};
+
+// Every kernel with a body, template instantiations included.
+class kernel_finder : public RecursiveASTVisitor<kernel_finder> {
+ public:
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitFunctionDecl(FunctionDecl* function) {
+    if (function->hasAttr<CUDAGlobalAttr>() && function->doesThisDeclarationHaveABody() &&
+        !function->isDependentContext() && seen_.insert(function->getCanonicalDecl()).second) {
+      kernels.push_back(function);
+    }
+    return true;
+  }
+  std::vector<const FunctionDecl*> kernels;
+
+ private:
+  std::set<const Decl*> seen_;
+};
+
+class facts_consumer : public SemaConsumer {
+ public:
+  // `sema`: where the preprocessor's callbacks find clang's Sema.
+  facts_consumer(const std::vector<std::string>& own_dirs, kernel_facts& out, Sema*& sema)
+      : own_dirs_(own_dirs), out_(out), sema_(sema) {}
+
+  void InitializeSema(Sema& sema) override { sema_ = &sema; }
+  void ForgetSema() override { sema_ = nullptr; }
+
+  void HandleTranslationUnit(ASTContext& context) override {
+    if (context.getDiagnostics().hasErrorOccurred()) return;
+    kernel_finder finder;
+    finder.TraverseDecl(context.getTranslationUnitDecl());
+    const SourceManager& sources = context.getSourceManager();
+    PrintingPolicy policy(context.getLangOpts());
+    policy.SuppressUnwrittenScope = true;
+    policy.SuppressTagKeyword = true;
+    std::unique_ptr<MangleContext> mangler(context.createMangleContext());
+    for (const FunctionDecl* kernel : finder.kernels) {
+      const SourceLocation where = sources.getExpansionLoc(kernel->getLocation());
+      if (sources.isInSystemHeader(where) || under_any(sources.getFilename(where), own_dirs_)) continue;
+      // Registered by symbol from another object: a kernel with internal
+      // linkage (static, in an unnamed namespace) has none to link to.
+      if (kernel->getFormalLinkage() != ExternalLinkage) continue;
+      kernel_fact fact = facts_of(kernel, context);
+      llvm::raw_string_ostream name(fact.name);
+      kernel->getNameForDiagnostic(name, policy, /*Qualified=*/true);
+      name.flush();
+      llvm::raw_string_ostream symbol(fact.symbol);
+      mangler->mangleName(GlobalDecl(kernel, KernelReferenceKind::Kernel), symbol);
+      symbol.flush();
+      out_.kernels.push_back(std::move(fact));
+    }
+    out_.parsed = true;
+  }
+
+ private:
+  const local_facts& local_facts_of(const FunctionDecl* function, const SourceManager& sources) {
+    auto [it, fresh] = local_.try_emplace(function);
+    if (!fresh) return it->second;
+    local_facts& local = it->second;
+    body_reader(sources, own_dirs_, local).TraverseStmt(function->getBody());
+    // In the order they are declared, as nvcc lays them out.
+    std::sort(local.shared.begin(), local.shared.end(), [&](const VarDecl* a, const VarDecl* b) {
+      return sources.isBeforeInTranslationUnit(a->getLocation(), b->getLocation());
+    });
+    local.shared.erase(std::unique(local.shared.begin(), local.shared.end()), local.shared.end());
+    return local;
+  }
+
+  // The union of what the kernel and everything it reaches do.
+  kernel_fact facts_of(const FunctionDecl* kernel, const ASTContext& context) {
+    kernel_fact fact;
+    std::set<const FunctionDecl*> visited;
+    std::set<const VarDecl*> counted;
+    std::vector<const FunctionDecl*> pending{kernel};
+    std::uint64_t offset = 0;
+    while (!pending.empty()) {
+      const FunctionDecl* function = pending.back();
+      pending.pop_back();
+      if (!visited.insert(function).second) continue;
+      const local_facts& local = local_facts_of(function, context.getSourceManager());
+      fact.waits |= local.waits;
+      fact.spins |= local.spins;
+      fact.launches |= local.launches;
+      fact.dynamic_shared |= local.dynamic_shared;
+      fact.opaque_calls |= local.opaque;
+      for (const VarDecl* variable : local.shared) {
+        if (!counted.insert(variable).second || variable->getType()->isDependentType()) continue;
+        // The type's alignment or the declaration's alignas/__align__ (not
+        // the host ABI's extra alignment for large arrays).
+        const std::uint64_t align =
+            std::max<std::uint64_t>(context.getTypeAlignInChars(variable->getType()).getQuantity(),
+                                    variable->getMaxAlignment() / context.getCharWidth());
+        offset = (offset + align - 1) / align * align + context.getTypeSizeInChars(variable->getType()).getQuantity();
+      }
+      pending.insert(pending.end(), local.callees.rbegin(), local.callees.rend());
+    }
+    fact.static_shared_bytes = offset;
+    if (fact.opaque_calls) fact.waits = fact.spins = fact.launches = fact.dynamic_shared = true;
+    return fact;
+  }
+
+  const std::vector<std::string>& own_dirs_;
+  kernel_facts& out_;
+  Sema*& sema_;
+  std::map<const FunctionDecl*, local_facts> local_;
+};
+
+// cusim's headers and the system's are parsed as __host__ __device__ (as
+// clang's #pragma clang force_cuda_host_device would make them), so that
+// device code may call their overloaded functions; the user's code keeps
+// the qualifiers it wrote. The switch follows the file being read.
+class host_device_headers : public PPCallbacks {
+ public:
+  host_device_headers(const SourceManager& sources, const std::vector<std::string>& own_dirs, Sema*& sema)
+      : sources_(sources), own_dirs_(own_dirs), sema_(sema) {}
+
+  void FileChanged(SourceLocation location, FileChangeReason reason, SrcMgr::CharacteristicKind kind,
+                   FileID) override {
+    if (reason != EnterFile && reason != ExitFile) return;
+    if (sema_ == nullptr) return;
+    const llvm::StringRef file = sources_.getFilename(location);
+    // <new>'s allocation functions are declared by the compiler as host
+    // functions first; clang's CUDA headers leave <new> host-only too.
+    const bool library = (kind != SrcMgr::C_User || under_any(file, own_dirs_)) && !file.endswith("/new");
+    if (library == forced_) return;
+    forced_ = library;
+    if (library) sema_->PushForceCUDAHostDevice();
+    else sema_->PopForceCUDAHostDevice();
+  }
+
+ private:
+  const SourceManager& sources_;
+  const std::vector<std::string>& own_dirs_;
+  Sema*& sema_;
+  bool forced_ = false;
+};
+
+class facts_action : public ASTFrontendAction {
+ public:
+  facts_action(const std::vector<std::string>& own_dirs, kernel_facts& out) : own_dirs_(own_dirs), out_(out) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& compiler, llvm::StringRef) override {
+    compiler.getPreprocessor().addPPCallbacks(
+        std::make_unique<host_device_headers>(compiler.getSourceManager(), own_dirs_, sema_));
+    return std::make_unique<facts_consumer>(own_dirs_, out_, sema_);
+  }
+
+ private:
+
+  const std::vector<std::string>& own_dirs_;
+  kernel_facts& out_;
+  Sema* sema_ = nullptr;
+};
+
+// Keeps clang's first error for -v; the build itself reports the user's errors.
+class first_error_keeper : public DiagnosticConsumer {
+ public:
+  explicit first_error_keeper(std::string& first) : first_(first) {}
+  void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < DiagnosticsEngine::Error || !first_.empty()) return;
+    llvm::SmallString<128> message;
+    info.FormatDiagnostic(message);
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const PresumedLoc at = info.getSourceManager().getPresumedLoc(info.getLocation());
+      if (at.isValid()) {
+        first_ = fmt::format("{}:{}:{}: {}", at.getFilename(), at.getLine(), at.getColumn(), message.str().str());
+        return;
+      }
+    }
+    first_ = message.str().str();
+  }
+
+ private:
+  std::string& first_;
+};
+
+}  // namespace
+
+kernel_facts read_kernel_facts(const std::string& source, const std::vector<std::string>& arguments,
+                               const std::vector<std::string>& own_header_dirs) {
+  kernel_facts facts;
+  const std::string resources = CUSIM_CC_CLANG_RESOURCE_DIR;
+  std::vector<std::string> command{"clang++", "-fsyntax-only", "-x", "cuda", "--cuda-host-only", "-nocudainc",
+                                   "-nocudalib",
+                                   // Not clang's CUDA wrappers of <new>, <cmath>...: cusim's headers are the CUDA ones.
+                                   "-nobuiltininc", "-isystem", resources + "/include", "-resource-dir", resources,
+                                   "-Xclang", "-fcuda-allow-variadic-functions", "-Wno-unknown-cuda-version",
+                                   "-fno-caret-diagnostics"};
+  command.insert(command.end(), arguments.begin(), arguments.end());
+  command.insert(command.end(), {"-D__CUSIM_KERNEL_FACTS__=1", source});
+  llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions()));
+  first_error_keeper errors(facts.first_error);
+  tooling::ToolInvocation invocation(command, std::make_unique<facts_action>(own_header_dirs, facts), files.get());
+  invocation.setDiagnosticConsumer(&errors);
+  if (!invocation.run() || errors.getNumErrors() > 0) {
+    facts.parsed = false;
+    facts.kernels.clear();
+  }
+  return facts;
+}
+
+}  // namespace cusim::cc
