@@ -35,8 +35,9 @@ endif()
 
 step(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} ${options} -DCUSIM_BUILD_BENCH=OFF)
 step(${CMAKE_COMMAND} --build ${BINARY_DIR} -j ${cores})
-# Under TSan, not the rewriter's tests either: they check cusim-cc, a
-# single-threaded tool (the ASan variant checks its memory use), and each
+# Under TSan, not the rewriter's tests either: they check cusim-cc, whose
+# only second thread is clang's parse (the ASan variant checks its memory
+# use; cusim-cc is built without TSan in this variant), and each
 # builds a program, which took a quarter of this variant's test time.
 set(left_out "slow|fuzz|nvcc|integration")
 if(VARIANT STREQUAL "thread")

@@ -3,6 +3,7 @@
 #include <cusim/detail/front_end_facts.hpp>
 #include <cusim/detail/kernel_call.hpp>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -58,7 +59,17 @@ void register_front_end_facts(const void* kernel, const front_end_facts& facts) 
   if (kernel == nullptr) return;
   registry& r = the_registry();
   std::lock_guard lock(r.mutex);
-  r.facts[kernel] = facts;
+  // The same kernel from two objects (a template instantiated in both):
+  // what either says it may do, and the larger size.
+  auto [it, fresh] = r.facts.try_emplace(kernel, facts);
+  if (!fresh) {
+    front_end_facts& known = it->second;
+    known.static_shared_bytes = std::max(known.static_shared_bytes, facts.static_shared_bytes);
+    known.waits |= facts.waits;
+    known.spins |= facts.spins;
+    known.launches |= facts.launches;
+    known.dynamic_shared |= facts.dynamic_shared;
+  }
   if (const auto it = r.kernels.find(kernel); it != r.kernels.end()) it->second->note_static_shared(facts.static_shared_bytes);
 }
 

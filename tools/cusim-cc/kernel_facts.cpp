@@ -11,6 +11,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Basic/Stack.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Lex/PPCallbacks.h>
@@ -18,6 +19,7 @@
 #include <clang/Sema/Sema.h>
 #include <clang/Sema/SemaConsumer.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 
 #include <fmt/format.h>
 
@@ -51,10 +53,52 @@ struct local_facts {
 
 class body_reader : public RecursiveASTVisitor<body_reader> {
  public:
-  body_reader(const SourceManager& sources, const std::vector<std::string>& own_dirs, local_facts& out)
-      : sources_(sources), own_dirs_(own_dirs), out_(out) {}
+  body_reader(const ASTContext& context, const std::vector<std::string>& own_dirs, local_facts& out)
+      : context_(context), sources_(context.getSourceManager()), own_dirs_(own_dirs), out_(out) {}
 
   bool shouldVisitImplicitCode() const { return true; }
+
+  // What never runs takes no shared memory and makes no calls: the branch
+  // `if constexpr` discards, unevaluated operands (sizeof, decltype,
+  // noexcept), and the bodies of lambdas and local classes, which count
+  // where they are called.
+  bool TraverseIfStmt(IfStmt* branch) {
+    if (branch->isConstexpr()) {
+      if (const auto taken = branch->getNondiscardedCase(context_)) {
+        TraverseStmt(branch->getInit());
+        TraverseStmt(branch->getConditionVariableDeclStmt());
+        return *taken == nullptr || TraverseStmt(const_cast<Stmt*>(*taken));
+      }
+    }
+    return RecursiveASTVisitor::TraverseIfStmt(branch);
+  }
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr*) { return true; }
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc) { return true; }
+  bool TraverseCXXNoexceptExpr(CXXNoexceptExpr*) { return true; }
+  bool TraverseCXXTypeidExpr(CXXTypeidExpr* typeid_expr) {
+    return !typeid_expr->isPotentiallyEvaluated() || RecursiveASTVisitor::TraverseCXXTypeidExpr(typeid_expr);
+  }
+  bool TraverseLambdaExpr(LambdaExpr* lambda) {
+    for (Expr* init : lambda->capture_inits()) {
+      if (init != nullptr) TraverseStmt(init);
+    }
+    return true;
+  }
+  bool TraverseCXXRecordDecl(CXXRecordDecl*) { return true; }
+
+  // A constructor's member initializers and a destructor's implicit calls
+  // of its members' and bases' destructors run with its body.
+  void read_function(const FunctionDecl* function) {
+    if (const auto* constructor = dyn_cast<CXXConstructorDecl>(function)) {
+      for (const CXXCtorInitializer* init : constructor->inits()) TraverseStmt(init->getInit());
+    }
+    if (const auto* destructor = dyn_cast<CXXDestructorDecl>(function)) {
+      const CXXRecordDecl* record = destructor->getParent();
+      for (const FieldDecl* field : record->fields()) note_destruction(field->getType());
+      for (const CXXBaseSpecifier& base : record->bases()) note_destruction(base.getType());
+    }
+    TraverseStmt(function->getBody());
+  }
 
   bool VisitCallExpr(CallExpr* call) {
     // A child grid: its own facts are its own.
@@ -92,17 +136,16 @@ class body_reader : public RecursiveASTVisitor<body_reader> {
 
   bool VisitCXXDeleteExpr(CXXDeleteExpr* deletion) {
     if (const CXXRecordDecl* record = deletion->getDestroyedType()->getAsCXXRecordDecl()) {
-      if (const CXXDestructorDecl* destructor = record->getDestructor()) note_call(destructor);
+      if (const CXXDestructorDecl* destructor = record->getDestructor()) {
+        if (destructor->isVirtual()) out_.opaque = true;  // the dynamic type's destructor
+        else note_call(destructor);
+      }
     }
     return true;
   }
 
   bool VisitVarDecl(VarDecl* variable) {
-    if (const CXXRecordDecl* record = variable->getType()->getAsCXXRecordDecl()) {
-      if (record->hasDefinition() && !record->hasTrivialDestructor()) {
-        if (const CXXDestructorDecl* destructor = record->getDestructor()) note_call(destructor);
-      }
-    }
+    note_destruction(variable->getType());
     return true;
   }
 
@@ -121,6 +164,12 @@ class body_reader : public RecursiveASTVisitor<body_reader> {
     const bool dynamic = variable->hasExternalStorage() || variable->getType()->isIncompleteArrayType();
     if (dynamic) out_.dynamic_shared = true;
     else out_.shared.push_back(variable);
+  }
+
+  void note_destruction(QualType type) {
+    const CXXRecordDecl* record = context_.getBaseElementType(type)->getAsCXXRecordDecl();
+    if (record == nullptr || !record->hasDefinition() || record->hasTrivialDestructor()) return;
+    if (const CXXDestructorDecl* destructor = record->getDestructor()) note_call(destructor);
   }
 
   void note_call(const FunctionDecl* callee) {
@@ -148,12 +197,21 @@ class body_reader : public RecursiveASTVisitor<body_reader> {
     // (whose waiting entry points are marked) do nothing the facts track;
     // anything else is code from another file.
     if (callee->getBuiltinID() != 0 || callee->isDefaulted() || callee->isImplicit()) return;
+    // A __device__ function the user's code declares (a device library's
+    // header, -isystem or not) is code from elsewhere; the C and C++
+    // libraries' and cusim's functions are __host__ __device__ here only
+    // implicitly.
+    if (const auto* device = callee->getAttr<CUDADeviceAttr>(); device != nullptr && !device->isImplicit()) {
+      out_.opaque = true;
+      return;
+    }
     const SourceLocation where = sources_.getExpansionLoc(callee->getLocation());
     if (sources_.isInSystemHeader(where)) return;
     if (under_any(sources_.getFilename(where), own_dirs_)) return;
     out_.opaque = true;
   }
 
+  const ASTContext& context_;
   const SourceManager& sources_;
   const std::vector<std::string>& own_dirs_;
   local_facts& out_;
@@ -213,11 +271,12 @@ class facts_consumer : public SemaConsumer {
   }
 
  private:
-  const local_facts& local_facts_of(const FunctionDecl* function, const SourceManager& sources) {
+  const local_facts& local_facts_of(const FunctionDecl* function, const ASTContext& context) {
+    const SourceManager& sources = context.getSourceManager();
     auto [it, fresh] = local_.try_emplace(function);
     if (!fresh) return it->second;
     local_facts& local = it->second;
-    body_reader(sources, own_dirs_, local).TraverseStmt(function->getBody());
+    body_reader(context, own_dirs_, local).read_function(function);
     // In the order they are declared, as nvcc lays them out.
     std::sort(local.shared.begin(), local.shared.end(), [&](const VarDecl* a, const VarDecl* b) {
       return sources.isBeforeInTranslationUnit(a->getLocation(), b->getLocation());
@@ -237,7 +296,7 @@ class facts_consumer : public SemaConsumer {
       const FunctionDecl* function = pending.back();
       pending.pop_back();
       if (!visited.insert(function).second) continue;
-      const local_facts& local = local_facts_of(function, context.getSourceManager());
+      const local_facts& local = local_facts_of(function, context);
       fact.waits |= local.waits;
       fact.spins |= local.spins;
       fact.launches |= local.launches;
@@ -349,11 +408,22 @@ kernel_facts read_kernel_facts(const std::string& source, const std::vector<std:
                                    "-fno-caret-diagnostics"};
   command.insert(command.end(), arguments.begin(), arguments.end());
   command.insert(command.end(), {"-D__CUSIM_KERNEL_FACTS__=1", source});
+  // clang's guard against deep recursion measures from here.
+  noteBottomOfStack();
   llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions()));
   first_error_keeper errors(facts.first_error);
   tooling::ToolInvocation invocation(command, std::make_unique<facts_action>(own_header_dirs, facts), files.get());
   invocation.setDiagnosticConsumer(&errors);
-  if (!invocation.run() || errors.getNumErrors() > 0) {
+  // A crash in clang costs the facts, not the build.
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext recovery;
+  bool ran = false;
+  if (!recovery.RunSafely([&] { ran = invocation.run(); })) {
+    facts = kernel_facts{};
+    facts.first_error = "clang crashed";
+    return facts;
+  }
+  if (!ran || errors.getNumErrors() > 0) {
     facts.parsed = false;
     facts.kernels.clear();
   }

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "device_pass.hpp"
@@ -218,8 +219,16 @@ class driver {
     const fs::path facts_object = work_ / (input.stem().string() + ".facts.o");
     const fs::path merged = work_ / (input.stem().string() + ".merged.o");
     std::ofstream(source, std::ios::binary) << text;
-    auto cc = compiler_command(false, false);
-    cc.insert(cc.end(), {"-I" + tools_.include_dirs.back(), "-c", source.string(), "-o", facts_object.string()});
+    // Only what makes the object fit the file's: no debug information,
+    // coverage or sanitizer of the user's for a file they never wrote.
+    std::vector<std::string> cc{tools_.cxx, o_.std_flag, "-O1", "-g0", "-I" + tools_.include_dirs.back()};
+    if (o_.make_shared_library) cc.push_back("-fPIC");
+    for (const auto& flag : o_.compile_flags) {
+      if (flag.starts_with("-m") || flag == "-fPIC" || flag == "-fpic" || flag == "-fPIE" || flag == "-fpie" ||
+          flag == "-fno-pic" || flag == "-fno-pie")
+        cc.push_back(flag);
+    }
+    cc.insert(cc.end(), {"-c", source.string(), "-o", facts_object.string()});
     std::vector<std::string> relink{tools_.cxx, "-r", "-nostdlib", object.string(), facts_object.string(), "-o",
                                     merged.string()};
     std::error_code error;
@@ -241,18 +250,41 @@ class driver {
     std::vector<std::string> arguments{o_.std_flag};
     for (const auto& dir : tools_.include_dirs) arguments.push_back("-I" + dir);
     arguments.insert(arguments.end(), o_.preprocessor_flags.begin(), o_.preprocessor_flags.end());
+    // What the host compiler's preprocessing also gets from -Xcompiler.
+    for (std::size_t i = 0; i < o_.compile_flags.size(); ++i) {
+      const std::string& flag = o_.compile_flags[i];
+      const bool takes_next = flag == "-D" || flag == "-U" || flag == "-I" || flag == "-include" || flag == "-isystem";
+      if (takes_next && i + 1 < o_.compile_flags.size()) {
+        arguments.insert(arguments.end(), {flag, o_.compile_flags[++i]});
+      } else if (flag.starts_with("-D") || flag.starts_with("-U") || flag.starts_with("-I") ||
+                 flag.starts_with("-isystem")) {
+        arguments.push_back(flag);
+      }
+    }
     const auto macros = cuda_macros(o_);
     arguments.insert(arguments.end(), macros.begin(), macros.end());
     arguments.insert(arguments.end(), extra.begin(), extra.end());
     arguments.insert(arguments.end(), {"-include", "cuda_runtime.h"});
-    return std::async(std::launch::async, [source = input.string(), arguments, dirs = own_header_dirs()] {
-      return read_kernel_facts(source, arguments, dirs);
-    });
+    try {
+      return std::async(std::launch::async, [source = input.string(), arguments, dirs = own_header_dirs()] {
+        return read_kernel_facts(source, arguments, dirs);
+      });
+    } catch (const std::system_error&) {  // no thread to be had (a process limit under make -j)
+      std::promise<kernel_facts> none;
+      none.set_value({});
+      return none.get_future();
+    }
   }
 
   // The registrations for what clang learnt ("" for none); under -v, what it was.
   std::string facts_registration(std::future<kernel_facts>& pending) const {
-    const kernel_facts facts = pending.get();
+    kernel_facts facts;
+    try {
+      facts = pending.get();
+    } catch (const std::exception& e) {
+      notice(o_, std::string("no kernel facts: ") + e.what());
+      return {};
+    }
     if (!kernel_facts_available()) return {};
     if (!facts.parsed) {
       notice(o_, "no kernel facts: clang could not parse the file" +

@@ -240,7 +240,7 @@ class rewriter {
       // Device code: the body of a __global__ or __device__ function (or
       // lambda), and everything nested in it.
       const bool device = in_device_code() || (function_end && device_pending_);
-      scopes_.push_back({body, device, body ? std::string() : class_head_name(pos_), template_pending_});
+      scopes_.push_back({body, device, !body && !class_head_name(pos_).empty()});
     } else if (c == '}' && !scopes_.empty()) {
       scopes_.pop_back();
     }
@@ -455,6 +455,14 @@ class rewriter {
   }
 
   void note_kernel_declaration() {
+    // nvcc refuses kernels that are members of a class, static or not; a
+    // friend declaration names a function of the enclosing namespace.
+    const bool in_class = !scopes_.empty() && !scopes_.back().function && scopes_.back().class_body;
+    if (in_class && !in_friend_declaration()) {
+      throw rewrite_error(
+          "a __global__ function cannot be a member function (nvcc: \"A __global__ function or function template "
+          "cannot be a member function\"): declare the kernel at namespace scope");
+    }
     const bool is_template = template_pending_;
     out_.append(kernel_marker.size(), ' ');  // keeps the columns of what follows
     pos_ += kernel_marker.size();
@@ -486,9 +494,26 @@ class rewriter {
       std::size_t before = begin;
       while (before > at && std::isspace(static_cast<unsigned char>(src_[before - 1]))) --before;
       const bool qualified = before >= 2 && src_[before - 1] == ':' && src_[before - 2] == ':';
-      if (!is_template && !qualified) register_after_declaration(word, paren);
+      // A friend is registered where its namespace declares it.
+      if (!is_template && !qualified && !in_class) register_after_declaration(word, paren);
       return;
     }
+  }
+
+  // Whether the declaration the scan is in began with `friend`: back to the
+  // previous ';', '{' or '}'.
+  bool in_friend_declaration() const {
+    std::size_t start = pos_;
+    while (start > 0 && src_[start - 1] != ';' && src_[start - 1] != '{' && src_[start - 1] != '}' &&
+           pos_ - start < declaration_reach)
+      --start;
+    const std::string_view head = std::string_view(src_).substr(start, pos_ - start);
+    for (std::size_t at = head.find("friend"); at != std::string_view::npos; at = head.find("friend", at + 1)) {
+      const bool word_start = at == 0 || !is_ident_char(head[at - 1]);
+      const bool word_end = at + 6 >= head.size() || !is_ident_char(head[at + 6]);
+      if (word_start && word_end) return true;
+    }
+    return false;
   }
 
   // The name of the class whose body the '{' at `open` starts (`struct
@@ -530,23 +555,6 @@ class rewriter {
     }
     return {};
   }
-  // A kernel declared in a class body (a static member) is registered in
-  // the class, as a static data member, so that a private one can be named;
-  // its name for reports is the qualified one. "" when it cannot be (a
-  // member of a class template, or of a class local to a function).
-  std::string qualified_member_name(const std::string& name, bool& in_class) const {
-    std::string qualified = name;
-    in_class = false;
-    for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
-      if (s->function) return in_class ? std::string() : name;
-      if (s->class_name.empty()) break;
-      if (s->class_template) return {};
-      qualified = s->class_name + "::" + qualified;
-      in_class = true;
-    }
-    return qualified;
-  }
-
   // A non-template kernel is registered by address, so that launches given
   // it as `const void*` (cudaLaunchKernel((void*)k, ...)) find its parameter
   // types. The registration follows the declaration (after its ';', or the
@@ -565,9 +573,6 @@ class rewriter {
       end = closing_brace(end);
       if (end == std::string::npos) return;
     }
-    bool in_class = false;
-    const std::string qualified = qualified_member_name(name, in_class);
-    if (qualified.empty()) return;
     const std::string parameters = parameters_without_defaults(src_.substr(open_paren, close + 1 - open_paren));
     std::string cluster;
     if (!pending_cluster_dims_.empty() || !pending_launch_bounds_.empty()) {
@@ -579,13 +584,10 @@ class rewriter {
       pending_cluster_dims_.clear();
       pending_launch_bounds_.clear();
     }
-    // In a class body a static data member, initialized with braces (with
-    // parentheses it would declare a function).
-    const std::string arguments = name + ", \"" + qualified + "\"" + cluster;
     pending_registrations_.push_back(
-        {end + 1, std::string(in_class ? " static inline" : " static") + " const ::cusim::detail::kernel_registration<void" +
-                      parameters + "> cusim_kernel_registration_" + std::to_string(registration_counter_++) +
-                      (in_class ? "{" + arguments + "};" : "(" + arguments + ");")});
+        {end + 1, " static const ::cusim::detail::kernel_registration<void" + parameters +
+                      "> cusim_kernel_registration_" + std::to_string(registration_counter_++) + "(" + name + ", \"" +
+                      name + "\"" + cluster + ");"});
   }
   // The '}' closing the '{' at `open`, skipping literals; npos if none.
   std::size_t closing_brace(std::size_t open) const {
@@ -929,8 +931,7 @@ class rewriter {
   struct scope {
     bool function;  // a function body or a scope inside one
     bool device;    // device code: a __global__ or __device__ function's body, or inside one
-    std::string class_name;  // a class body's: its class's name
-    bool class_template;     // a class template's body
+    bool class_body;  // the body of a class, struct or union
   };
   std::vector<scope> scopes_;
   bool device_pending_ = false;  // a __global__ or __device__ declaration has begun

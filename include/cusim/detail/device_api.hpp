@@ -65,7 +65,7 @@ long long monotonic_nanoseconds();
 
 // clock64() in a kernel: the steady clock in cycles of the current device's
 // clock rate, read at a spin point (see device_functions.hpp).
-long long device_clock_cycles();
+CUSIM_FACT(spins) long long device_clock_cycles();
 
 // The running block's dynamic (extern __shared__) memory, as sized at launch.
 CUSIM_FACT(dynamic_shared) void* dynamic_shared();

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <cusim/detail/config.hpp>
 #include <driver_types.h>
 #include <vector_types.h>
 
@@ -170,7 +171,7 @@ struct launch_shape {
 
 // Validates the launch against the active profile and runs it. Errors are
 // recorded as the calling host thread's last error, as CUDA does.
-cudaError_t launch_kernel(const launch_shape& shape, kernel_invocation invocation);
+CUSIM_FACT(launches) cudaError_t launch_kernel(const launch_shape& shape, kernel_invocation invocation);
 
 // Launches `kernel` with its arguments given as CUDA's void** array (each
 // entry points to one argument), as cudaLaunchKernel and

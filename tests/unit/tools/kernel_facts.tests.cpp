@@ -169,3 +169,49 @@ TEST_CASE("cusim-cc kernel facts: a file clang cannot parse gets none, and says 
   CHECK(facts.first_error.find("undeclared") != std::string::npos);
   CHECK(facts.first_error.find(".cu:1:") != std::string::npos);
 }
+
+TEST_CASE("cusim-cc kernel facts: what never runs counts for nothing, what runs implicitly counts",
+          "[tools][kernel_facts][quick]") {
+  if (!cusim::cc::kernel_facts_available()) return;  // cusim-cc built without clang's libraries
+  const kernel_facts facts = facts_of(R"(
+constexpr bool use_tile = false;
+__global__ void discarded(float* out) {
+  if constexpr (use_tile) {
+    __shared__ float tile[100][100];
+    tile[0][0] = 1;
+    __syncthreads();
+  }
+  __shared__ float small[4];
+  small[0] = out[0];
+  out[sizeof(small) / sizeof(float)] = small[0];
+}
+__global__ void unevaluated(float* out) {
+  __shared__ double never[512];
+  out[0] = sizeof(never) + sizeof(decltype(never[0]));
+}
+__global__ void uncalled_lambda(int* out) {
+  auto later = [] { __syncthreads(); };
+  out[0] = sizeof(later);
+}
+struct guard {
+  __device__ ~guard() { __syncthreads(); }
+};
+struct holder {
+  guard g;
+  int value = 0;
+};
+__global__ void member_destructor(int* out) {
+  holder h;
+  out[0] = h.value;
+}
+struct base { __device__ virtual ~base() {} };
+__global__ void virtual_delete(base* b) { delete b; }
+)");
+  REQUIRE(facts.parsed);
+  CHECK(kernel(facts, "discarded").static_shared_bytes == 4 * sizeof(float));
+  CHECK_FALSE(kernel(facts, "discarded").waits);
+  CHECK(kernel(facts, "unevaluated").static_shared_bytes == 0);
+  CHECK_FALSE(kernel(facts, "uncalled_lambda").waits);
+  CHECK(kernel(facts, "member_destructor").waits);
+  CHECK(kernel(facts, "virtual_delete").opaque_calls);
+}
