@@ -7,6 +7,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <string_view>
 
 namespace cusim::detail {
 
@@ -25,6 +27,10 @@ struct registry {
   std::map<const void*, registered> launchers;
   // What cusim-cc's front end registered; survives cudaDeviceReset too.
   std::map<const void*, front_end_facts> facts;
+  // Kernels with internal linkage meet their facts at their definition's
+  // site, whichever of the two is registered first.
+  std::multimap<std::string, const void*, std::less<>> kernel_sites;  // a header's kernel: one per file
+  std::map<std::string, front_end_facts, std::less<>> facts_at_sites;
 };
 registry& the_registry() {
   static registry r;
@@ -55,10 +61,8 @@ void register_kernel(const void* kernel, argument_array_launcher launcher, const
   if (!fresh && name != nullptr) it->second = {launcher, name, cluster, layout, bounds};
 }
 
-void register_front_end_facts(const void* kernel, const front_end_facts& facts) {
-  if (kernel == nullptr) return;
-  registry& r = the_registry();
-  std::lock_guard lock(r.mutex);
+namespace {
+void register_front_end_facts_locked(registry& r, const void* kernel, const front_end_facts& facts) {
   // The same kernel from two objects (a template instantiated in both):
   // what either says it may do, and the larger size.
   auto [it, fresh] = r.facts.try_emplace(kernel, facts);
@@ -72,6 +76,32 @@ void register_front_end_facts(const void* kernel, const front_end_facts& facts) 
   }
   if (const auto it = r.kernels.find(kernel); it != r.kernels.end()) it->second->note_static_shared(facts.static_shared_bytes);
 }
+}  // namespace
+
+void note_kernel_site(const void* kernel, const char* site) {
+  registry& r = the_registry();
+  std::lock_guard lock(r.mutex);
+  r.kernel_sites.emplace(site, kernel);
+  if (const auto it = r.facts_at_sites.find(std::string_view(site)); it != r.facts_at_sites.end()) {
+    register_front_end_facts_locked(r, kernel, it->second);
+  }
+}
+
+void register_front_end_facts_at(const char* site, const front_end_facts& facts) {
+  registry& r = the_registry();
+  std::lock_guard lock(r.mutex);
+  r.facts_at_sites[site] = facts;
+  const auto [first, last] = r.kernel_sites.equal_range(std::string_view(site));
+  for (auto it = first; it != last; ++it) register_front_end_facts_locked(r, it->second, facts);
+}
+
+void register_front_end_facts(const void* kernel, const front_end_facts& facts) {
+  if (kernel == nullptr) return;
+  registry& r = the_registry();
+  std::lock_guard lock(r.mutex);
+  register_front_end_facts_locked(r, kernel, facts);
+}
+
 
 const front_end_facts* registered_front_end_facts(const void* kernel) {
   registry& r = the_registry();

@@ -255,16 +255,23 @@ class facts_consumer : public SemaConsumer {
     for (const FunctionDecl* kernel : finder.kernels) {
       const SourceLocation where = sources.getExpansionLoc(kernel->getLocation());
       if (sources.isInSystemHeader(where) || under_any(sources.getFilename(where), own_dirs_)) continue;
-      // Registered by symbol from another object: a kernel with internal
-      // linkage (static, in an unnamed namespace) has none to link to.
-      if (kernel->getFormalLinkage() != ExternalLinkage) continue;
       kernel_fact fact = facts_of(kernel, context);
       llvm::raw_string_ostream name(fact.name);
       kernel->getNameForDiagnostic(name, policy, /*Qualified=*/true);
       name.flush();
-      llvm::raw_string_ostream symbol(fact.symbol);
-      mangler->mangleName(GlobalDecl(kernel, KernelReferenceKind::Kernel), symbol);
-      symbol.flush();
+      if (kernel->getFormalLinkage() == ExternalLinkage) {
+        llvm::raw_string_ostream symbol(fact.symbol);
+        mangler->mangleName(GlobalDecl(kernel, KernelReferenceKind::Kernel), symbol);
+        symbol.flush();
+      } else {
+        // Internal linkage (static, an unnamed namespace): no symbol another
+        // object can reach, so by where it is defined, as the rewriter
+        // registers non-template kernels.
+        if (kernel->isTemplateInstantiation()) continue;
+        const PresumedLoc at = sources.getPresumedLoc(kernel->getLocation());
+        if (at.isInvalid()) continue;
+        fact.site = fmt::format("{}:{}:{}", at.getFilename(), at.getLine(), kernel->getName().str());
+      }
       out_.kernels.push_back(std::move(fact));
     }
     out_.parsed = true;

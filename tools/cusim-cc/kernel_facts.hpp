@@ -12,12 +12,13 @@
 //
 // The facts are registered by a small second object (facts_registration_text),
 // linked into the .cu file's object, that names each kernel by its symbol
-// through a weak reference: so cudaFuncGetAttributes, the occupancy API and
-// the launch checks know a kernel's static shared memory before its first
-// launch. clang runs while the host compiler builds the file. A file clang
-// cannot parse, a kernel with internal linkage, or a symbol the host
-// compiler did not make gets no facts: the runtime then learns the sizes as
-// blocks run, as it does without the front end.
+// through a weak reference (a kernel with internal linkage by the site of
+// its definition, which the rewriter notes too): so cudaFuncGetAttributes,
+// the occupancy API and the launch checks know a kernel's static shared
+// memory before its first launch. clang runs while the host compiler builds
+// the file. A file clang cannot parse, or a kernel the host compiler did
+// not make, gets no facts: the runtime then learns the sizes as blocks run,
+// as it does without the front end.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -28,6 +29,10 @@ namespace cusim::cc {
 struct kernel_fact {
   std::string name;    // the kernel as the user would write it: ns::k<float, 4>
   std::string symbol;  // its mangled name (Itanium C++ ABI, which the host compiler shares)
+  // For a kernel with internal linkage (no symbol another object can
+  // reach): where its definition names it, "file:line:name", as cusim-cc's
+  // rewriter notes it (include/cusim/detail/kernel_call.hpp's kernel_site).
+  std::string site;
   std::size_t static_shared_bytes = 0;
   bool waits = false;           // barriers, warp collectives, grid/cluster sync, device-side sync
   bool spins = false;           // atomics, fences, __nanosleep: points where a thread steps aside

@@ -372,6 +372,10 @@ class driver {
 
 }  // namespace
 
+// LeakSanitizer (cusim's ASan build): clang's libraries keep some of what
+// they allocate until the process ends; that is theirs, not cusim-cc's.
+extern "C" const char* __lsan_default_suppressions() { return "leak:libLLVM\nleak:libclang-cpp\n"; }
+
 int main(int argc, char** argv) {
   options o;
   try {

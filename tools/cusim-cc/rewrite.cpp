@@ -495,7 +495,7 @@ class rewriter {
       while (before > at && std::isspace(static_cast<unsigned char>(src_[before - 1]))) --before;
       const bool qualified = before >= 2 && src_[before - 1] == ':' && src_[before - 2] == ':';
       // A friend is registered where its namespace declares it.
-      if (!is_template && !qualified && !in_class) register_after_declaration(word, paren);
+      if (!is_template && !qualified && !in_class) register_after_declaration(word, begin, paren);
       return;
     }
   }
@@ -559,8 +559,10 @@ class rewriter {
   // it as `const void*` (cudaLaunchKernel((void*)k, ...)) find its parameter
   // types. The registration follows the declaration (after its ';', or the
   // '}' of its body), in the same scope, so that `name` resolves there; the
-  // parameter list picks the overload.
-  void register_after_declaration(const std::string& name, std::size_t open_paren) {
+  // parameter list picks the overload. Its site ("file:line:name", the line
+  // of `name` at `name_at`) is how the front end's facts find a kernel with
+  // internal linkage (tools/cusim-cc/kernel_facts.hpp).
+  void register_after_declaration(const std::string& name, std::size_t name_at, std::size_t open_paren) {
     const std::size_t close = matching_close(open_paren);
     if (close == std::string::npos) return;
     std::size_t end = close + 1;
@@ -584,10 +586,15 @@ class rewriter {
       pending_cluster_dims_.clear();
       pending_launch_bounds_.clear();
     }
+    const unsigned long line =
+        current_line() + static_cast<unsigned long>(std::count(src_.begin() + static_cast<std::ptrdiff_t>(pos_),
+                                                               src_.begin() + static_cast<std::ptrdiff_t>(name_at), '\n'));
+    const std::string counter = std::to_string(registration_counter_++);
     pending_registrations_.push_back(
         {end + 1, " static const ::cusim::detail::kernel_registration<void" + parameters +
-                      "> cusim_kernel_registration_" + std::to_string(registration_counter_++) + "(" + name + ", \"" +
-                      name + "\"" + cluster + ");"});
+                      "> cusim_kernel_registration_" + counter + "(" + name + ", \"" + name + "\"" + cluster +
+                      "); static const ::cusim::detail::kernel_site<void" + parameters + "> cusim_kernel_site_" +
+                      counter + "(" + name + ", " + marker_file_ + " \":" + std::to_string(line) + ":" + name + "\");"});
   }
   // The '}' closing the '{' at `open`, skipping literals; npos if none.
   std::size_t closing_brace(std::size_t open) const {

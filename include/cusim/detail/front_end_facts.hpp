@@ -20,6 +20,9 @@ struct front_end_facts {
 
 // `kernel` null: nothing (a weak reference to a kernel the program lacks).
 void register_front_end_facts(const void* kernel, const front_end_facts& facts);
+// For a kernel with internal linkage: the facts of the kernel cusim-cc
+// notes at `site` ("file:line:name" of its definition; kernel_call.hpp).
+void register_front_end_facts_at(const char* site, const front_end_facts& facts);
 // The facts registered for `kernel`, or nullptr.
 const front_end_facts* registered_front_end_facts(const void* kernel);
 

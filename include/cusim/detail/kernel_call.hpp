@@ -243,4 +243,15 @@ struct kernel_registration<void(Params...)> {
   }
 };
 
+// Where cusim-cc saw a non-template kernel declared ("file:line:name"): how
+// the front end's facts reach a kernel with internal linkage, which has no
+// symbol to name it by (include/cusim/detail/front_end_facts.hpp).
+void note_kernel_site(const void* kernel, const char* site);
+template <class F>
+struct kernel_site;
+template <class... Params>
+struct kernel_site<void(Params...)> {
+  kernel_site(void (*kernel)(Params...), const char* site) { note_kernel_site(reinterpret_cast<const void*>(kernel), site); }
+};
+
 }  // namespace cusim::detail

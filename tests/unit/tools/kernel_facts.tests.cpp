@@ -155,10 +155,18 @@ void host() {
   const kernel_fact& layout = kernel(facts, "outer::layout");
   CHECK(layout.static_shared_bytes == 16 + 32 + 32 * 4);
   // Named by the symbol g++ gives it too; kernels with internal linkage
-  // have none another object could reach.
+  // have none another object could reach, and go by their definition's
+  // file, line and name, as the rewriter notes them.
   CHECK(layout.symbol == "_ZN5outer6layoutEPf");
+  CHECK(layout.site.empty());
   CHECK(kernel(facts, "tile<float, 8>").symbol == "_Z4tileIfLi8EEvPT_");
-  for (const kernel_fact& k : facts.kernels) CHECK((k.name != "hidden" && k.name != "file_local"));
+  for (const char* name : {"hidden", "file_local"}) {
+    const kernel_fact& k = kernel(facts, name);
+    CHECK(k.symbol.empty());
+    CHECK(k.site.find(".cu:") != std::string::npos);
+    CHECK(k.site.substr(k.site.rfind(':') + 1) == name);
+  }
+  CHECK(kernel(facts, "file_local").site.find(".cu:17:file_local") != std::string::npos);
 }
 
 TEST_CASE("cusim-cc kernel facts: a file clang cannot parse gets none, and says why", "[tools][kernel_facts][quick]") {
