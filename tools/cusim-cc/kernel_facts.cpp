@@ -44,6 +44,11 @@ bool under_any(llvm::StringRef path, const std::vector<std::string>& dirs) {
   return false;
 }
 
+// Whether `file` is the system's or cusim's rather than the user's.
+bool library_file(llvm::StringRef file, SrcMgr::CharacteristicKind kind, const std::vector<std::string>& own_dirs) {
+  return kind != SrcMgr::C_User || under_any(file, own_dirs);
+}
+
 // What one function does itself; what it calls is followed separately.
 struct local_facts {
   bool waits = false, spins = false, launches = false, dynamic_shared = false, opaque = false;
@@ -347,7 +352,7 @@ class host_device_headers : public PPCallbacks {
     const llvm::StringRef file = sources_.getFilename(location);
     // <new>'s allocation functions are declared by the compiler as host
     // functions first; clang's CUDA headers leave <new> host-only too.
-    const bool library = (kind != SrcMgr::C_User || under_any(file, own_dirs_)) && !file.endswith("/new");
+    const bool library = library_file(file, kind, own_dirs_) && !file.endswith("/new");
     if (library == forced_) return;
     forced_ = library;
     if (library) sema_->PushForceCUDAHostDevice();
@@ -361,19 +366,68 @@ class host_device_headers : public PPCallbacks {
   bool forced_ = false;
 };
 
+// `__noinline__` in the user's code is CUDA's specifier, which clang 14
+// does not know; libstdc++ writes __attribute__((__noinline__)), which a
+// macro for it breaks (cusim's headers define none: cuda_runtime.h). So the
+// macro is defined while the user's files are read, and not otherwise.
+class noinline_in_user_code : public PPCallbacks {
+ public:
+  noinline_in_user_code(Preprocessor& preprocessor, const std::vector<std::string>& own_dirs)
+      : preprocessor_(preprocessor), own_dirs_(own_dirs) {}
+
+  void FileChanged(SourceLocation location, FileChangeReason reason, SrcMgr::CharacteristicKind kind,
+                   FileID) override {
+    if (reason != EnterFile && reason != ExitFile) return;
+    const bool user = !library_file(preprocessor_.getSourceManager().getFilename(location), kind, own_dirs_);
+    if (user == defined_) return;
+    defined_ = user;
+    IdentifierInfo* name = preprocessor_.getIdentifierInfo("__noinline__");
+    if (!user) {
+      preprocessor_.appendMacroDirective(name,
+                                         new (preprocessor_.getPreprocessorAllocator()) UndefMacroDirective(location));
+      return;
+    }
+    MacroInfo* macro = preprocessor_.AllocateMacroInfo(location);
+    for (const auto& [kind_of_token, spelling] : {std::pair{tok::kw___attribute, "__attribute__"},
+                                                  std::pair{tok::l_paren, "("}, std::pair{tok::l_paren, "("},
+                                                  std::pair{tok::identifier, "noinline"}, std::pair{tok::r_paren, ")"},
+                                                  std::pair{tok::r_paren, ")"}}) {
+      Token token;
+      token.startToken();
+      token.setKind(kind_of_token);
+      preprocessor_.CreateString(spelling, token);
+      if (kind_of_token != tok::l_paren && kind_of_token != tok::r_paren) {
+        token.setIdentifierInfo(preprocessor_.getIdentifierInfo(spelling));
+      }
+      macro->AddTokenToBody(token);
+    }
+    preprocessor_.appendDefMacroDirective(name, macro, location);
+  }
+
+ private:
+  Preprocessor& preprocessor_;
+  const std::vector<std::string>& own_dirs_;
+  bool defined_ = false;
+};
+
 class facts_action : public ASTFrontendAction {
  public:
-  facts_action(const std::vector<std::string>& own_dirs, kernel_facts& out) : own_dirs_(own_dirs), out_(out) {}
+  facts_action(const std::vector<std::string>& own_dirs, bool noinline_macro, kernel_facts& out)
+      : own_dirs_(own_dirs), noinline_macro_(noinline_macro), out_(out) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& compiler, llvm::StringRef) override {
     compiler.getPreprocessor().addPPCallbacks(
         std::make_unique<host_device_headers>(compiler.getSourceManager(), own_dirs_, sema_));
+    if (noinline_macro_) {
+      compiler.getPreprocessor().addPPCallbacks(
+          std::make_unique<noinline_in_user_code>(compiler.getPreprocessor(), own_dirs_));
+    }
     return std::make_unique<facts_consumer>(own_dirs_, out_, sema_);
   }
 
  private:
-
   const std::vector<std::string>& own_dirs_;
+  bool noinline_macro_;
   kernel_facts& out_;
   Sema* sema_ = nullptr;
 };
@@ -403,8 +457,12 @@ class first_error_keeper : public DiagnosticConsumer {
 
 }  // namespace
 
-kernel_facts read_kernel_facts(const std::string& source, const std::vector<std::string>& arguments,
-                               const std::vector<std::string>& own_header_dirs) {
+namespace {
+
+// One parse; `noinline_macro`: with CUDA's __noinline__ specifier defined in
+// the user's files (noinline_in_user_code).
+kernel_facts parse_for_facts(const std::string& source, const std::vector<std::string>& arguments,
+                             const std::vector<std::string>& own_header_dirs, bool noinline_macro) {
   kernel_facts facts;
   const std::string resources = CUSIM_CC_CLANG_RESOURCE_DIR;
   std::vector<std::string> command{"clang++", "-fsyntax-only", "-x", "cuda", "--cuda-host-only", "-nocudainc",
@@ -419,7 +477,8 @@ kernel_facts read_kernel_facts(const std::string& source, const std::vector<std:
   noteBottomOfStack();
   llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions()));
   first_error_keeper errors(facts.first_error);
-  tooling::ToolInvocation invocation(command, std::make_unique<facts_action>(own_header_dirs, facts), files.get());
+  tooling::ToolInvocation invocation(
+      command, std::make_unique<facts_action>(own_header_dirs, noinline_macro, facts), files.get());
   invocation.setDiagnosticConsumer(&errors);
   // A crash in clang costs the facts, not the build.
   llvm::CrashRecoveryContext::Enable();
@@ -433,6 +492,20 @@ kernel_facts read_kernel_facts(const std::string& source, const std::vector<std:
   if (!ran || errors.getNumErrors() > 0) {
     facts.parsed = false;
     facts.kernels.clear();
+  }
+  return facts;
+}
+
+}  // namespace
+
+kernel_facts read_kernel_facts(const std::string& source, const std::vector<std::string>& arguments,
+                               const std::vector<std::string>& own_header_dirs) {
+  kernel_facts facts = parse_for_facts(source, arguments, own_header_dirs, /*noinline_macro=*/true);
+  // The user's code may also write GCC's __attribute__((__noinline__)),
+  // which the macro breaks: then once more without it.
+  if (!facts.parsed && facts.first_error.find("noinline") != std::string::npos) {
+    kernel_facts again = parse_for_facts(source, arguments, own_header_dirs, /*noinline_macro=*/false);
+    if (again.parsed) return again;
   }
   return facts;
 }

@@ -223,3 +223,28 @@ __global__ void virtual_delete(base* b) { delete b; }
   CHECK(kernel(facts, "member_destructor").waits);
   CHECK(kernel(facts, "virtual_delete").opaque_calls);
 }
+
+TEST_CASE("cusim-cc kernel facts: CUDA's __noinline__ specifier, and GCC's attribute of that name",
+          "[tools][kernel_facts][quick]") {
+  if (!cusim::cc::kernel_facts_available()) return;  // cusim-cc built without clang's libraries
+  // libstdc++'s own __attribute__((__noinline__)) (in <memory>) must still parse.
+  const kernel_facts specifier = facts_of(R"(
+#include <memory>
+__device__ __noinline__ int twice(int v) {
+  __shared__ int cells[4];
+  cells[v % 4] = v;
+  __syncthreads();
+  return 2 * cells[(v + 1) % 4];
+}
+__global__ void calls_noinline(int* out) { out[threadIdx.x] = twice(threadIdx.x); }
+)");
+  REQUIRE(specifier.parsed);
+  CHECK(kernel(specifier, "calls_noinline").static_shared_bytes == 16);
+  CHECK(kernel(specifier, "calls_noinline").waits);
+  const kernel_facts attribute = facts_of(R"(
+__device__ __attribute__((__noinline__)) float half(float x) { return 0.5f * x; }
+__global__ void calls_attributed(float* out) { out[0] = half(out[1]); }
+)");
+  REQUIRE(attribute.parsed);
+  CHECK_FALSE(kernel(attribute, "calls_attributed").waits);
+}
