@@ -102,7 +102,6 @@ void register_front_end_facts(const void* kernel, const front_end_facts& facts) 
   register_front_end_facts_locked(r, kernel, facts);
 }
 
-
 const front_end_facts* registered_front_end_facts(const void* kernel) {
   registry& r = the_registry();
   std::lock_guard lock(r.mutex);

@@ -28,7 +28,6 @@
 #include <memory>
 #include <set>
 
-
 namespace cusim::cc {
 
 bool kernel_facts_available() { return true; }
@@ -47,6 +46,12 @@ bool under_any(llvm::StringRef path, const std::vector<std::string>& dirs) {
 // Whether `file` is the system's or cusim's rather than the user's.
 bool library_file(llvm::StringRef file, SrcMgr::CharacteristicKind kind, const std::vector<std::string>& own_dirs) {
   return kind != SrcMgr::C_User || under_any(file, own_dirs);
+}
+// Whether what is declared at `location` is (where a macro expands).
+bool declared_in_library(const SourceManager& sources, SourceLocation location,
+                         const std::vector<std::string>& own_dirs) {
+  const SourceLocation where = sources.getExpansionLoc(location);
+  return library_file(sources.getFilename(where), sources.getFileCharacteristic(where), own_dirs);
 }
 
 // What one function does itself; what it calls is followed separately.
@@ -210,10 +215,7 @@ class body_reader : public RecursiveASTVisitor<body_reader> {
       out_.opaque = true;
       return;
     }
-    const SourceLocation where = sources_.getExpansionLoc(callee->getLocation());
-    if (sources_.isInSystemHeader(where)) return;
-    if (under_any(sources_.getFilename(where), own_dirs_)) return;
-    out_.opaque = true;
+    if (!declared_in_library(sources_, callee->getLocation(), own_dirs_)) out_.opaque = true;
   }
 
   const ASTContext& context_;
@@ -258,8 +260,7 @@ class facts_consumer : public SemaConsumer {
     policy.SuppressTagKeyword = true;
     std::unique_ptr<MangleContext> mangler(context.createMangleContext());
     for (const FunctionDecl* kernel : finder.kernels) {
-      const SourceLocation where = sources.getExpansionLoc(kernel->getLocation());
-      if (sources.isInSystemHeader(where) || under_any(sources.getFilename(where), own_dirs_)) continue;
+      if (declared_in_library(sources, kernel->getLocation(), own_dirs_)) continue;
       kernel_fact fact = facts_of(kernel, context);
       llvm::raw_string_ostream name(fact.name);
       kernel->getNameForDiagnostic(name, policy, /*Qualified=*/true);

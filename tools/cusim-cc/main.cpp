@@ -243,9 +243,7 @@ class driver {
   std::future<kernel_facts> start_kernel_facts(const fs::path& input, std::vector<std::string> extra) const {
     const char* setting = std::getenv("CUSIM_CC_KERNEL_FACTS");
     if (!kernel_facts_available() || o_.dry_run || (setting != nullptr && std::string(setting) == "0")) {
-      std::promise<kernel_facts> none;
-      none.set_value({});
-      return none.get_future();
+      return no_kernel_facts();
     }
     std::vector<std::string> arguments{o_.std_flag};
     for (const auto& dir : tools_.include_dirs) arguments.push_back("-I" + dir);
@@ -270,10 +268,15 @@ class driver {
         return read_kernel_facts(source, arguments, dirs);
       });
     } catch (const std::system_error&) {  // no thread to be had (a process limit under make -j)
-      std::promise<kernel_facts> none;
-      none.set_value({});
-      return none.get_future();
+      return no_kernel_facts();
     }
+  }
+
+  // Facts not looked for: none, and nothing to say about them.
+  static std::future<kernel_facts> no_kernel_facts() {
+    std::promise<kernel_facts> none;
+    none.set_value({});
+    return none.get_future();
   }
 
   // The registrations for what clang learnt ("" for none); under -v, what it was.
@@ -285,10 +288,11 @@ class driver {
       notice(o_, std::string("no kernel facts: ") + e.what());
       return {};
     }
-    if (!kernel_facts_available()) return {};
     if (!facts.parsed) {
-      notice(o_, "no kernel facts: clang could not parse the file" +
-                     (facts.first_error.empty() ? std::string() : " (" + facts.first_error + ")"));
+      // An error of clang's, or facts not looked for (no first error).
+      if (!facts.first_error.empty()) {
+        notice(o_, "no kernel facts: clang could not parse the file (" + facts.first_error + ")");
+      }
       return {};
     }
     for (const kernel_fact& k : facts.kernels) {

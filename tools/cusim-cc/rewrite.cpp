@@ -240,7 +240,7 @@ class rewriter {
       // Device code: the body of a __global__ or __device__ function (or
       // lambda), and everything nested in it.
       const bool device = in_device_code() || (function_end && device_pending_);
-      scopes_.push_back({body, device, !body && !class_head_name(pos_).empty()});
+      scopes_.push_back({body, device, !body && opens_class_body(pos_)});
     } else if (c == '}' && !scopes_.empty()) {
       scopes_.pop_back();
     }
@@ -489,8 +489,8 @@ class rewriter {
       }
       if (word.empty()) return;
       kernels_[word] = kernels_[word] || is_template;
-      // `__global__ void S::k(...) {...}`: a member defined outside its
-      // class, registered where the class declares it.
+      // `__global__ void ns::k(...) {...}`: defined outside its namespace,
+      // registered where the namespace declares it.
       std::size_t before = begin;
       while (before > at && std::isspace(static_cast<unsigned char>(src_[before - 1]))) --before;
       const bool qualified = before >= 2 && src_[before - 1] == ':' && src_[before - 2] == ':';
@@ -500,60 +500,43 @@ class rewriter {
     }
   }
 
-  // Whether the declaration the scan is in began with `friend`: back to the
-  // previous ';', '{' or '}'.
-  bool in_friend_declaration() const {
-    std::size_t start = pos_;
+  // The text of the declaration that runs up to `at`: back to the previous
+  // ';', '{' or '}' (no further than declaration_reach).
+  std::string_view declaration_head(std::size_t at) const {
+    std::size_t start = at;
     while (start > 0 && src_[start - 1] != ';' && src_[start - 1] != '{' && src_[start - 1] != '}' &&
-           pos_ - start < declaration_reach)
+           at - start < declaration_reach)
       --start;
-    const std::string_view head = std::string_view(src_).substr(start, pos_ - start);
-    for (std::size_t at = head.find("friend"); at != std::string_view::npos; at = head.find("friend", at + 1)) {
-      const bool word_start = at == 0 || !is_ident_char(head[at - 1]);
-      const bool word_end = at + 6 >= head.size() || !is_ident_char(head[at + 6]);
+    return std::string_view(src_).substr(start, at - start);
+  }
+  static bool has_word(std::string_view text, std::string_view word, std::size_t& at) {
+    for (at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+      const bool word_start = at == 0 || !is_ident_char(text[at - 1]);
+      const bool word_end = at + word.size() >= text.size() || !is_ident_char(text[at + word.size()]);
       if (word_start && word_end) return true;
     }
     return false;
   }
 
-  // The name of the class whose body the '{' at `open` starts (`struct
-  // holder : base {` -> "holder"), or "" when it starts something else.
-  std::string class_head_name(std::size_t open) const {
-    std::size_t start = open;
-    while (start > 0 && src_[start - 1] != ';' && src_[start - 1] != '{' && src_[start - 1] != '}' &&
-           open - start < declaration_reach)
-      --start;
-    const std::string head = src_.substr(start, open - start);
+  // Whether the declaration the scan is in began with `friend`.
+  bool in_friend_declaration() const {
+    std::size_t at = 0;
+    return has_word(declaration_head(pos_), "friend", at);
+  }
+
+  // Whether the '{' at `open` starts the body of a class, struct or union
+  // (`struct alignas(16) holder : base {`; not `enum class E {`).
+  bool opens_class_body(std::size_t open) const {
+    const std::string_view head = declaration_head(open);
     for (const char* keyword : {"struct", "class", "union"}) {
-      const std::size_t at = head.rfind(keyword);
-      if (at == std::string::npos || (at > 0 && is_ident_char(head[at - 1]))) continue;
-      std::size_t name = at + std::string_view(keyword).size();
-      if (name >= head.size() || is_ident_char(head[name])) continue;
-      std::size_t before = at;  // `enum class E {` is no class
-      while (before > 0 && std::isspace(static_cast<unsigned char>(head[before - 1]))) --before;
-      if (before >= 4 && head.compare(before - 4, 4, "enum") == 0) return {};
-      // The name, past attributes: `struct alignas(16) __attribute__((x)) [[y]] name`.
-      for (;;) {
-        while (name < head.size() && std::isspace(static_cast<unsigned char>(head[name]))) ++name;
-        std::size_t end = name;
-        while (end < head.size() && is_ident_char(head[end])) ++end;
-        std::size_t next = end;
-        while (next < head.size() && std::isspace(static_cast<unsigned char>(head[next]))) ++next;
-        const bool attribute = head.compare(name, 2, "[[") == 0 || (end > name && next < head.size() && head[next] == '(');
-        if (!attribute) return head.substr(name, end - name);
-        const char open_bracket = head[next == end ? name : next] == '[' ? '[' : '(';
-        const char close_bracket = open_bracket == '[' ? ']' : ')';
-        int depth = 0;
-        std::size_t at_bracket = head.find(open_bracket, name);
-        for (; at_bracket < head.size(); ++at_bracket) {
-          if (head[at_bracket] == open_bracket) ++depth;
-          if (head[at_bracket] == close_bracket && --depth == 0) break;
-        }
-        if (at_bracket >= head.size()) return {};
-        name = at_bracket + 1;
-      }
+      std::size_t at = 0;
+      if (!has_word(head, keyword, at)) continue;
+      const std::size_t before = head.find_last_not_of(" \t\n", at == 0 ? std::string_view::npos : at - 1);
+      const bool enum_class = at > 0 && before != std::string_view::npos && before >= 3 &&
+                              head.substr(before - 3, 4) == "enum";
+      if (!enum_class) return true;
     }
-    return {};
+    return false;
   }
   // A non-template kernel is registered by address, so that launches given
   // it as `const void*` (cudaLaunchKernel((void*)k, ...)) find its parameter
