@@ -23,7 +23,7 @@ mkdir -p "$out/corpus" "$out/artifacts" "$out/include"
 flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I tools/cusim-cc)
 case $harness in
   rewrite)
-    sources=(tools/cusim-cc/rewrite.cpp tests/fuzz/rewrite_fuzzer.cpp)
+    sources=(tools/cusim-cc/rewrite.cpp tools/cusim-cc/lambda_captures.cpp tests/fuzz/rewrite_fuzzer.cpp)
     cp tests/fuzz/corpus/* "$out/corpus/"
     find samples tests/semantics tests/rewrite -name '*.cu' -exec cp {} "$out/corpus/" \;
     max_len=4096

@@ -257,9 +257,10 @@ class cluster_group : public thread_group {
     return static_cast<T*>(::cusim::detail::cluster_map_shared(
         const_cast<void*>(static_cast<const volatile void*>(address)), rank, file, line));
   }
-  // `extern __shared__ T s[]` as cusim-cc declares it (an object that
-  // converts to T*, which deduction alone would not see): the Programming
-  // Guide's cluster.map_shared_rank(smem, rank).
+  // `extern __shared__ T s[]` as cusim-cc declares it at namespace scope
+  // (an object that converts to T*, which deduction alone would not see):
+  // the Programming Guide's cluster.map_shared_rank(smem, rank). In a
+  // function, s is a T* and the overload above takes it.
   template <class T>
   static T* map_shared_rank(const ::cusim::detail::dynamic_shared_array<T>& address, unsigned int rank,
                             const char* file = __builtin_FILE(), unsigned int line = __builtin_LINE()) {

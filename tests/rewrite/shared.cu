@@ -50,7 +50,8 @@ __global__ void shapes(int* out) {
 }
 
 // Dynamic shared memory: several extern arrays of different element types in
-// one file, each a view of the same launch-sized memory.
+// one file, all of the same launch-sized memory: at namespace scope a view
+// of it, in a function a pointer to it.
 extern __shared__ float dynamic_floats[];
 // CHECK: ::cusim::detail::dynamic_shared_array<float> dynamic_floats;
 __global__ void use_floats(int* out) {
@@ -60,9 +61,9 @@ __global__ void use_floats(int* out) {
 }
 __global__ void use_ints(int* out) {
   extern __shared__ int4 dynamic_vectors[];
-  // CHECK: ::cusim::detail::dynamic_shared_array<int4> dynamic_vectors;
+  // CHECK: int4* const dynamic_vectors = static_cast<int4*>(::cusim::detail::dynamic_shared());
   extern __shared__ __align__(16) unsigned char dynamic_bytes[];
-  // CHECK: ::cusim::detail::dynamic_shared_array<unsigned char> dynamic_bytes;
+  // CHECK: unsigned char* const dynamic_bytes =
   dynamic_vectors[threadIdx.x] = make_int4(1, 2, 3, int(threadIdx.x));
   __syncthreads();
   if (threadIdx.x == 0) out[6] = dynamic_vectors[3].w + int(dynamic_bytes == static_cast<void*>(dynamic_vectors));
@@ -72,7 +73,7 @@ __global__ void use_ints(int* out) {
 // put it too (cuda-samples: `extern double __shared__ sdata[];`).
 __global__ void keyword_after_type(int* out) {
   extern double __shared__ sdata[];
-  // CHECK: ::cusim::detail::dynamic_shared_array<double> sdata;
+  // CHECK: double* const sdata =
   static unsigned int __shared__ count;
   // CHECK: ::std::type_identity_t<unsigned int>& count
   std::size_t __shared__ sizes[2];
@@ -95,7 +96,7 @@ __global__ void keyword_after_type(int* out) {
 // `extern __shared__ half shmem[][CHUNK_K * K + SKEW_HALF];`): rows of 4.
 __global__ void extern_rows(int* out) {
   extern __shared__ int rows[][4];
-  // CHECK: ::cusim::detail::dynamic_shared_array<::std::type_identity_t<int[4]>> rows;
+  // CHECK: ::std::type_identity_t<int[4]>* const rows =
   rows[threadIdx.x / 4][threadIdx.x % 4] = threadIdx.x;
   __syncthreads();
   if (threadIdx.x == 0) out[8] = rows[2][1] + int(&rows[1][0] - &rows[0][0]);
@@ -112,6 +113,6 @@ int main() {
   cudaDeviceSynchronize();
   std::printf("%s: %d %d %d %d %d %d %d %d %d at line %d\n", cudaGetErrorName(cudaGetLastError()), out[0], out[1],
               out[2], out[3], out[4], out[5], out[6], out[7], out[8], __LINE__);
-  // OUTPUT: cudaSuccess: 32 10 0 0 4 15 4 12 13 at line 114
+  // OUTPUT: cudaSuccess: 32 10 0 0 4 15 4 12 13 at line 115
   return 0;
 }

@@ -7,19 +7,12 @@
 #include <string_view>
 #include <vector>
 
+#include "lambda_captures.hpp"
+#include "text_scan.hpp"
+
 namespace cusim::cc {
 
 namespace {
-
-bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// The index just past the string or character literal opening at `at`.
-std::size_t literal_end(const std::string& text, std::size_t at) {
-  const char quote = text[at];
-  std::size_t i = at + 1;
-  while (i < text.size() && text[i] != quote) i += text[i] == '\\' ? 2 : 1;
-  return i + 1;
-}
 
 // The first `token` in `text` at or after `from` that is outside brackets
 // ( [ { and outside literals, or npos.
@@ -59,7 +52,7 @@ class rewriter {
  private:
   void scan() {
     while (pos_ < src_.size()) {
-      emit_due_registrations();
+      emit_due_insertions();
       const char c = src_[pos_];
       // '#' first: at_line_start() looks back over the line's indentation,
       // which for every character of a long blank run would be quadratic.
@@ -112,6 +105,7 @@ class rewriter {
           last_word_ = word;
         }
       } else {
+        if (c == '[' && in_function()) add_shared_captures();
         track_brace(c);
         if (c == ';' || c == '{' || c == '}') {
           template_pending_ = false;
@@ -124,7 +118,7 @@ class rewriter {
         if (!std::isspace(static_cast<unsigned char>(c))) last_word_ = {};
       }
     }
-    emit_due_registrations();  // one that ends the file
+    emit_due_insertions();  // one that ends the file
   }
 
   bool at_line_start() const {
@@ -240,13 +234,38 @@ class rewriter {
       // Device code: the body of a __global__ or __device__ function (or
       // lambda), and everything nested in it.
       const bool device = in_device_code() || (function_end && device_pending_);
-      scopes_.push_back({body, device, !body && opens_class_body(pos_)});
+      // A class body, at namespace scope or local to a function.
+      scopes_.push_back({body, device, !function_end && opens_class_body(pos_)});
+      while (!lambda_bodies_.empty() && lambda_bodies_.front().first <= pos_) {
+        if (lambda_bodies_.front().first == pos_) scopes_.back().lambda_parameters = std::move(lambda_bodies_.front().second);
+        lambda_bodies_.erase(lambda_bodies_.begin());
+      }
     } else if (c == '}' && !scopes_.empty()) {
       scopes_.pop_back();
     }
   }
   bool in_function() const { return !scopes_.empty() && scopes_.back().function; }
   bool in_device_code() const { return !scopes_.empty() && scopes_.back().device; }
+  // A lambda opening here that names function-scope shared variables
+  // captures them by reference (lambda_captures.hpp says why).
+  void add_shared_captures() {
+    // The names in sight: not those of the function around a local class,
+    // nor those an enclosing lambda's parameters hide.
+    std::vector<std::string> visible;
+    for (const scope& s : scopes_) {
+      if (s.class_body) visible.clear();
+      visible.insert(visible.end(), s.shared_names.begin(), s.shared_names.end());
+      std::erase_if(visible, [&](const std::string& name) {
+        std::size_t at = 0;
+        return has_word(s.lambda_parameters, name, at);
+      });
+    }
+    if (visible.empty() || !opens_lambda(out_, std::string_view(src_).substr(pos_))) return;
+    if (auto lambda = read_lambda(src_, pos_, visible)) {
+      if (!lambda->captures.empty()) insert_when_reached(lambda->introducer_end, std::move(lambda->captures));
+      lambda_bodies_.push_back({lambda->body, std::move(lambda->parameters)});
+    }
+  }
   bool last_significant_is_function_end() const {
     if (!last_word_.empty()) {
       return last_word_ == "const" || last_word_ == "noexcept" || last_word_ == "override" ||
@@ -573,26 +592,14 @@ class rewriter {
         current_line() + static_cast<unsigned long>(std::count(src_.begin() + static_cast<std::ptrdiff_t>(pos_),
                                                                src_.begin() + static_cast<std::ptrdiff_t>(name_at), '\n'));
     const std::string counter = std::to_string(registration_counter_++);
-    pending_registrations_.push_back(
-        {end + 1, " static const ::cusim::detail::kernel_registration<void" + parameters +
+    insert_when_reached(
+        end + 1, " static const ::cusim::detail::kernel_registration<void" + parameters +
                       "> cusim_kernel_registration_" + counter + "(" + name + ", \"" + name + "\"" + cluster +
                       "); static const ::cusim::detail::kernel_site<void" + parameters + "> cusim_kernel_site_" +
-                      counter + "(" + name + ", " + marker_file_ + " \":" + std::to_string(line) + ":" + name + "\");"});
+                      counter + "(" + name + ", " + marker_file_ + " \":" + std::to_string(line) + ":" + name + "\");");
   }
   // The '}' closing the '{' at `open`, skipping literals; npos if none.
-  std::size_t closing_brace(std::size_t open) const {
-    int depth = 0;
-    for (std::size_t i = open; i < src_.size(); ++i) {
-      const char c = src_[i];
-      if (c == '"' || c == '\'') {
-        i = literal_end(src_, i) - 1;
-        continue;
-      }
-      if (c == '{') ++depth;
-      if (c == '}' && --depth == 0) return i;
-    }
-    return std::string::npos;
-  }
+  std::size_t closing_brace(std::size_t open) const { return closing_bracket(src_, open, '{', '}'); }
   // "(int* a, int n = 5)" -> "(int* a, int n )": a function type has no default arguments.
   static std::string parameters_without_defaults(const std::string& list) {
     std::string out;
@@ -614,10 +621,15 @@ class rewriter {
     }
     return out;
   }
-  void emit_due_registrations() {
-    while (!pending_registrations_.empty() && pos_ >= pending_registrations_.front().at) {
-      out_ += pending_registrations_.front().text;
-      pending_registrations_.erase(pending_registrations_.begin());
+  void insert_when_reached(std::size_t at, std::string text) {
+    const auto later = std::upper_bound(pending_insertions_.begin(), pending_insertions_.end(), at,
+                                        [](std::size_t a, const insertion& i) { return a < i.at; });
+    pending_insertions_.insert(later, {at, std::move(text)});
+  }
+  void emit_due_insertions() {
+    while (!pending_insertions_.empty() && pos_ >= pending_insertions_.front().at) {
+      out_ += pending_insertions_.front().text;
+      pending_insertions_.erase(pending_insertions_.begin());
     }
   }
   // The ')' closing the '(' at `open` (within declaration_reach), or npos.
@@ -887,7 +899,15 @@ class rewriter {
         const std::size_t first_bound_end = d.bounds.find(']');
         const std::string inner = first_bound_end == std::string::npos ? "" : d.bounds.substr(first_bound_end + 1);
         const std::string type = inner.empty() ? element : "::std::type_identity_t<" + element + inner + ">";
-        out_ += "::cusim::detail::dynamic_shared_array<" + type + "> " + d.name + ";";
+        if (in_function()) {
+          // A pointer, which everything an array name does in an expression
+          // does too (T* deduction, s + i, &s[0], sizeof(s[0])).
+          out_ += "[[maybe_unused]] " + type + "* const " + d.name + " = static_cast<" + type +
+                  "*>(::cusim::detail::dynamic_shared());";
+          scopes_.back().shared_names.push_back(d.name);
+        } else {
+          out_ += "::cusim::detail::dynamic_shared_array<" + type + "> " + d.name + ";";
+        }
         continue;
       }
       const std::string type = "::std::type_identity_t<" + element + d.bounds + ">";
@@ -906,6 +926,7 @@ class rewriter {
       if (in_function()) {
         out_ += site_decl + " " + type + "& " + d.name + " = *static_cast<" + type +
                 "*>(::cusim::detail::shared_slot(" + site + "));";
+        scopes_.back().shared_names.push_back(d.name);
       } else {
         // Namespace scope: a view that finds the running block's slot on use.
         out_ += "namespace { " + site_decl + " } ::cusim::detail::static_shared_view<" + type + ", &" + site +
@@ -922,18 +943,25 @@ class rewriter {
     bool function;  // a function body or a scope inside one
     bool device;    // device code: a __global__ or __device__ function's body, or inside one
     bool class_body;  // the body of a class, struct or union
+    std::vector<std::string> shared_names = {};  // __shared__ variables declared in it
+    std::string lambda_parameters = {};          // a lambda body's: they hide shared names
   };
+  // Lambdas read ahead (add_shared_captures): where each body opens, and its
+  // parameter list, for the scope that brace opens; in the order of the text.
+  std::vector<std::pair<std::size_t, std::string>> lambda_bodies_;
   std::vector<scope> scopes_;
   bool device_pending_ = false;  // a __global__ or __device__ declaration has begun
   bool template_pending_ = false;                // `template` seen since the last ; { }
   std::map<std::string, bool, std::less<>> kernels_;  // kernel name -> declared as a template
   unsigned site_counter_ = 0;
   std::size_t launch_end_ = 0;
-  struct registration {
-    std::size_t at;    // emitted once the scan reaches this index of src_
+  // Text due at an index of src_ the scan has not reached: a kernel's
+  // registration after its declaration, captures before a lambda's ']'.
+  struct insertion {
+    std::size_t at;  // emitted once the scan reaches this index of src_
     std::string text;
   };
-  std::vector<registration> pending_registrations_;
+  std::vector<insertion> pending_insertions_;
   unsigned registration_counter_ = 0;
   std::string pending_launch_bounds_;  // __launch_bounds__ arguments awaiting their kernel
   std::string pending_cluster_dims_;  // __cluster_dims__ arguments awaiting their kernel  // out_'s size at the end of the last launch's replacement

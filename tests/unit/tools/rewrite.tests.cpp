@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <utility>
+
 #include "rewrite.hpp"
 
 using cusim::cc::rewrite_translation_unit;
@@ -36,12 +38,43 @@ TEST_CASE("cusim-cc rewrite: __shared__ declarations become per-block slots", "[
   CHECK(contains(multi, "type_identity_t<float[16][17]>& tile"));
 }
 
-TEST_CASE("cusim-cc rewrite: extern __shared__ becomes a view of the dynamic shared memory",
+TEST_CASE("cusim-cc rewrite: extern __shared__ becomes a pointer to the dynamic shared memory, or a view of it",
           "[tools][rewrite][quick]") {
+  // At namespace scope, an object that finds the running block's memory on use.
   CHECK(contains(rewrite_translation_unit("extern __shared__ float sdata[];"),
                  "::cusim::detail::dynamic_shared_array<float> sdata;"));
   CHECK(contains(rewrite_translation_unit("void k() { extern __shared__ char smem[]; }"),
-                 "::cusim::detail::dynamic_shared_array<char> smem;"));
+                 "[[maybe_unused]] char* const smem = static_cast<char*>(::cusim::detail::dynamic_shared());"));
+}
+
+TEST_CASE("cusim-cc rewrite: lambdas capture the function-scope __shared__ variables they name by reference",
+          "[tools][rewrite][quick]") {
+  // Statements of a kernel with shared s, t, n and d, and what each must become.
+  const std::pair<const char*, const char*> statements[] = {
+      {"auto a = [=](int i) { return s[i] + d[i] + o[i]; };", "[=, &s, &d](int i)"},  // by copy: s, d by reference
+      {"auto b = [](int i) { return s[i]; };", "[&s](int i)"},                        // none: s
+      {"auto c = [&] { return t; };", "[&] {"},                                        // all by reference already
+      {"auto e = [o, &t](int s) { return o[s] + t; };", "[o, &t](int s)"},             // s a parameter, t listed
+      {"auto f = [=] { return o->s + x[2] + y(1).s; };", "auto f = [=] {"},           // members, not the variables
+      {"int v = o[0] [s[0]];", "o[0] [s[0]]"},                                         // a subscript
+      {"auto g = [=] { return [=] { return t; }(); };", "auto g = [=, &t] { return [=, &t] {"},  // nested: both
+      {"auto h = [](int n) { return [=](int x) { return x + n; }; };", "[=](int x) { return x + n; }"},  // n: h's
+      {"auto e2 = [=] __device__ (int s) { return s * 2; };", "[=] __device__ (int s)"},  // parameters after a specifier
+      {"struct F { int s = 11; __device__ int get() { return [=]{ return s; }(); } };",
+       "return [=]{ return s; }()"},                                                    // F::s
+      {"auto&& [a2, b2] = pair{s[0], s[1]};", "auto&& [a2, b2] = pair"},                // a structured binding
+      {"int** q = new int*[2]{&s[0], &s[1]};", "new int*[2]{"},                         // new T*[n]
+      {"[ [maybe_unused]] auto u = 1;", "[ [maybe_unused]] auto u"},                    // an attribute
+      {"auto m = [] { return s[0] * 1'000; };", "auto m = [&s] {"},                     // a digit separator
+      {"if (o) {}\n# 16 \"m.cu\"\n[=] { s[1] = 3; }();", "[=, &s] { s[1] = 3; }();"},  // after a line marker
+  };
+  std::string source = "__global__ void k(int* o) {\n  __shared__ int s[4], t, n;\n  extern __shared__ int d[];\n";
+  for (const auto& [statement, expected] : statements) source += std::string("  ") + statement + "\n";
+  const std::string out = rewrite_translation_unit(source + "}\n");
+  for (const auto& [statement, expected] : statements) {
+    INFO(statement);
+    CHECK(contains(out, expected));
+  }
 }
 
 TEST_CASE("cusim-cc rewrite: a __shared__ variable at namespace scope becomes a view", "[tools][rewrite][quick]") {
@@ -71,7 +104,7 @@ TEST_CASE("cusim-cc rewrite: __constant__ variables are references to file-local
 TEST_CASE("cusim-cc rewrite: __shared__ may follow the declaration's type", "[tools][rewrite][quick]") {
   const std::string out = rewrite_translation_unit(
       "__global__ void k() {\n  extern double __shared__ sdata[];\n  static unsigned int __shared__ n;\n}\n");
-  CHECK(contains(out, "::cusim::detail::dynamic_shared_array<double> sdata;"));
+  CHECK(contains(out, "double* const sdata = "));
   CHECK(contains(out, "::std::type_identity_t<unsigned int>& n = "));
   CHECK_FALSE(contains(out, "__shared__"));
   // The words before it on a line marker's line are not part of it.

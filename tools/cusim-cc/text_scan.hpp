@@ -1,0 +1,47 @@
+// The little C++ lexing the text-scanning passes of cusim-cc share:
+// identifier characters, the extent of a string or character literal, and
+// bracket matching.
+#pragma once
+#include <cctype>
+#include <cstddef>
+#include <string_view>
+
+namespace cusim::cc {
+
+inline bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The index just past the string or character literal opening at `at`.
+inline std::size_t literal_end(std::string_view text, std::size_t at) {
+  const char quote = text[at];
+  std::size_t i = at + 1;
+  while (i < text.size() && text[i] != quote) i += text[i] == '\\' ? 2 : 1;
+  return i + 1;
+}
+
+// Whether the quote at `at` opens a string or character literal, rather
+// than separating digits in a number (1'000'000, 0xFF'FF).
+inline bool opens_literal(std::string_view text, std::size_t at) {
+  if (text[at] == '"') return true;
+  if (text[at] != '\'') return false;
+  std::size_t start = at;  // the token the quote would be inside: a number starts with a digit
+  while (start > 0 && (is_ident_char(text[start - 1]) || text[start - 1] == '\'' || text[start - 1] == '.')) --start;
+  return start == at || !std::isdigit(static_cast<unsigned char>(text[start]));
+}
+
+// The `close` bracket matching the `open` one at `at`, literals skipped;
+// npos when it has none.
+inline std::size_t closing_bracket(std::string_view text, std::size_t at, char open, char close) {
+  int depth = 0;
+  for (std::size_t i = at; i < text.size(); ++i) {
+    const char c = text[i];
+    if ((c == '"' || c == '\'') && opens_literal(text, i)) {
+      i = literal_end(text, i) - 1;
+      continue;
+    }
+    if (c == open) ++depth;
+    if (c == close && --depth == 0) return i;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace cusim::cc
