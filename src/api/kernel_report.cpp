@@ -10,6 +10,7 @@
 #include "api/occupancy.hpp"
 #include "platform/console.hpp"
 #include "sched/grid.hpp"
+#include "sched/schedule.hpp"
 #include "support/diagnostics.hpp"
 #include "support/env.hpp"
 
@@ -43,6 +44,8 @@ struct kernel_facts {
   std::uint64_t device_grids;
   unsigned int deepest;
   stack_use stacks;
+  std::string threads_run_by;  // the kernel's loop, or the scheduler and why
+  const char* runner;          // the same as a JSON value
 };
 
 kernel_facts facts_of(const grid_job& grid, std::chrono::steady_clock::duration wall) {
@@ -55,6 +58,22 @@ kernel_facts facts_of(const grid_job& grid, std::chrono::steady_clock::duration 
   f.warps = (f.threads + 31) / 32;
   f.idle_lanes = f.warps * 32 - f.threads;
   f.static_shared = grid.kernel().static_shared.load(std::memory_order_relaxed);
+  switch (grid.how_threads_start()) {
+    case grid_job::thread_start::kernel_loop:
+      f.threads_run_by = "run one after another in the kernel's own loop, each on a fiber of its own once it waits";
+      break;
+    case grid_job::thread_start::race_checking:
+      f.threads_run_by = "started one at a time by the scheduler (race checking is on)";
+      break;
+    case grid_job::thread_start::schedule_policy:
+      f.threads_run_by = "started one at a time by the scheduler (CUSIM_SCHEDULE=" + active_schedule().text() + ")";
+      break;
+    case grid_job::thread_start::instrumented:
+      f.threads_run_by = "started one at a time by the scheduler (--warp-mode=lockstep or --check=banks instruments "
+                         "the program)";
+      break;
+  }
+  f.runner = grid.how_threads_start() == grid_job::thread_start::kernel_loop ? "kernel_loop" : "scheduler";
   f.dynamic_shared = shape.dynamic_shared_bytes;
   const void* function = grid.invocation().function;
   f.fit = occupancy_of(grid.kernel(), function, f.threads, f.dynamic_shared);
@@ -78,12 +97,12 @@ void write_json(const grid_job& grid, const kernel_facts& f, cudaError_t outcome
       "\"warps_per_multiprocessor\": {}, \"occupancy_percent\": {:.1f}, \"limited_by\": \"{}\", "
       "\"barriers\": {}, \"warp_collectives\": {}, \"atomics\": {}, \"fences\": {}, \"device_launches\": {}, "
       "\"device_grids\": {}, \"deepest_nesting\": {}, \"stack_used_bytes\": {}, \"stack_bytes\": {}, "
-      "\"result\": \"{}\", \"wall_ms\": {:.3f}}}\n",
+      "\"threads_run_by\": \"{}\", \"result\": \"{}\", \"wall_ms\": {:.3f}}}\n",
       f.name, json_dims(shape.grid), json_dims(shape.block), json_dims(shape.cluster), f.threads, f.warps,
       f.idle_lanes, f.static_shared, f.dynamic_shared, f.registers.per_thread, active_profile().id,
       f.fit.blocks_per_multiprocessor, f.warps_per_multiprocessor, f.occupancy_percent, limit_name(f.fit.limited_by),
       a.barriers, a.warp_collectives, a.atomics, a.fences, a.device_launches, f.device_grids, f.deepest,
-      f.stacks.deepest, f.stacks.size, cudaGetErrorName(outcome), f.wall_ms);
+      f.stacks.deepest, f.stacks.size, f.runner, cudaGetErrorName(outcome), f.wall_ms);
   // One write, so that lines from several device threads never interleave.
   platform::write_to_stderr(line);
 }
@@ -121,6 +140,7 @@ void write_text(const grid_job& grid, const kernel_facts& f, cudaError_t outcome
                       plural(a.warp_collectives, "warp collective", "warp collectives"),
                       plural(a.atomics, "atomic", "atomics"), plural(a.fences, "fence", "fences"),
                       plural(a.device_launches, "launch", "launches"));
+  text += fmt::format("  threads    {}\n", f.threads_run_by);
   if (f.device_grids != 0) {
     text += fmt::format("  children   {} launched from the device ran, nested {} deep at most\n",
                         plural(f.device_grids, "grid", "grids"), f.deepest);

@@ -50,6 +50,9 @@ class block_state {
     return take_thread_afresh(thread);
   }
   bool has_unstarted_threads() const { return next_thread_ < thread_count_; }
+  // The next unstarted thread, for a kernel's thread loop to take them in
+  // index order (no schedule policy: grid_job::threads_in_kernel_loop).
+  unsigned int* thread_cursor() { return &next_thread_; }
   // Threads not started and no fresh fiber queued to start them: a fiber
   // that waits must hand them to a new one (worker::start_fiber_for).
   bool needs_starter() const { return has_unstarted_threads() && !starter_queued; }

@@ -52,6 +52,12 @@ class grid_job {
 
   const launch_shape& shape() const { return shape_; }
   const kernel_invocation& invocation() const { return invocation_; }
+  // How its threads start: in the kernel's own loop (thread_loop.hpp), or
+  // one at a time through the scheduler, which race checking and schedule
+  // policies need at each thread's start; the kernel report says which.
+  // (Defined with the worker, which race checking changes.)
+  enum class thread_start { kernel_loop, race_checking, schedule_policy, instrumented };
+  thread_start how_threads_start() const;
   kernel_info& kernel() const { return kernel_; }
   std::uint64_t block_count() const { return block_count_; }
   unsigned int threads_per_block() const { return threads_per_block_; }

@@ -547,6 +547,9 @@ void worker::fiber_loop(fiber& self) {
 
 bool worker::run_threads(fiber& self, block_state& block) {
   const kernel_invocation& kernel = block.grid().invocation();
+  if (block.grid().how_threads_start() == grid_job::thread_start::kernel_loop) {
+    return run_thread_loop(self, block, kernel);
+  }
   const void* call = kernel.call.get();
   bool published = false;
   while (!block.grid().aborted() && block.take_thread(self.thread)) {
@@ -574,6 +577,44 @@ bool worker::run_threads(fiber& self, block_state& block) {
     if (thread_ended(block, self.thread.linear_tid)) return true;
   }
   return false;
+}
+
+grid_job::thread_start grid_job::how_threads_start() const {
+  if (race::enabled) return thread_start::race_checking;
+  if (!schedule_is_default()) return thread_start::schedule_policy;
+  return invocation_.run_threads != nullptr ? thread_start::kernel_loop : thread_start::instrumented;
+}
+
+bool worker::run_thread_loop(fiber& self, block_state& block, const kernel_invocation& kernel) {
+  if (block.grid().aborted() || !block.take_thread(self.thread)) return false;
+  publish_builtins(self.thread);
+  activity_.thread_linear.store(self.thread.linear_tid, std::memory_order_relaxed);
+  static_assert(sizeof(std::atomic<unsigned int>) == sizeof(unsigned int) && std::atomic<unsigned int>::is_always_lock_free,
+                "thread_loop stores the running thread through a plain pointer, atomically");
+  thread_loop loop{block.thread_cursor(),
+                   block.thread_count(),
+                   self.thread.block_dim,
+                   &self.thread,
+                   reinterpret_cast<unsigned int*>(&activity_.thread_linear),
+                   &loop_thread_ended,
+                   this};
+  try {
+    return kernel.run_threads(kernel.call.get(), loop);
+  } catch (const std::exception& e) {
+    report_escaped_exception(e.what());
+  } catch (...) {
+    report_escaped_exception("an exception that is not a std::exception");
+  }
+  // As in run_threads: out of the handler first.
+  block.grid().abort(cudaErrorLaunchFailure);
+  abandon_thread();
+}
+
+thread_loop::after_exit worker::loop_thread_ended(thread_loop& loop) {
+  worker& self = *static_cast<worker*>(loop.worker);
+  block_state& block = *loop.thread->block;
+  if (self.thread_ended(block, loop.thread->linear_tid)) return thread_loop::after_exit::block_ended;
+  return block.grid().aborted() ? thread_loop::after_exit::stop : thread_loop::after_exit::next;
 }
 
 // The usual exit (nothing of the block waits: no barrier gathering, no

@@ -151,6 +151,9 @@ class worker {
   // none is left or one of them must wait (another fiber then goes on with
   // the rest). True when the last one ended the block.
   bool run_threads(fiber& self, block_state& block);
+  // The same through the kernel's own loop (include/cusim/detail/thread_loop.hpp).
+  bool run_thread_loop(fiber& self, block_state& block, const kernel_invocation& kernel);
+  static thread_loop::after_exit loop_thread_ended(thread_loop& loop);
   // Accounts for the exit of the running thread; true when it ended its block.
   bool thread_ended(block_state& block, unsigned int linear_tid);
   // Runs one CUDA thread; false if a C++ exception escaped it (reported).

@@ -116,7 +116,10 @@ toolchain locate_toolchain(const options& o) {
     // calls are libcusim-lockstep's or libcusim-banks's, which name source
     // lines from -g's debug information.
     const bool banks = o.check == check_kind::banks;
-    t.instrument_flags = {"-fsanitize=thread", "-g"};
+    // __CUSIM_ACCESS_HOOKS__: the kernel's thread loop stays out of such a
+    // program (kernel_call.hpp), the hooks would take its accesses for the
+    // CUDA thread's.
+    t.instrument_flags = {"-fsanitize=thread", "-g", "-D__CUSIM_ACCESS_HOOKS__=1"};
     if (!banks) {
       // Lockstep also follows every basic block (to keep diverged lanes
       // apart), and needs the branches laid out as the source has them:

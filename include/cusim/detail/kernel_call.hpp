@@ -9,6 +9,7 @@
 #include <utility>
 
 #include <cusim/detail/config.hpp>
+#include <cusim/detail/thread_loop.hpp>
 #include <driver_types.h>
 #include <vector_types.h>
 
@@ -57,6 +58,10 @@ struct kernel_invocation {
   // others) to `out`, one per parameter, and returns the parameter count:
   // device-side launches check what they hand their child. May be null.
   std::size_t (*pointer_arguments)(const void* call, const void** out, std::size_t capacity) = nullptr;
+  // Runs the thread `loop` holds and the block's next ones, in a loop of
+  // the kernel's own (thread_loop.hpp): true when the last one ended the
+  // block. May be null (then the scheduler calls run_thread for each).
+  bool (*run_threads)(const void* call, thread_loop& loop) = nullptr;
 };
 
 template <class T>
@@ -134,6 +139,15 @@ struct kernel_call : shared_call {
   }
 
   static void run_thread(const void* self) { call_with_arguments(*of(self), std::index_sequence_for<Params...>{}); }
+  static bool run_threads(const void* self, thread_loop& loop) {
+    const kernel_call& call = *of(self);
+    do {
+      call_with_arguments(call, std::index_sequence_for<Params...>{});
+      const thread_loop::after_exit next = loop.thread_ended(loop);
+      if (next != thread_loop::after_exit::next) return next == thread_loop::after_exit::block_ended;
+    } while (loop.take_next());
+    return false;
+  }
   // Calls the function through the signature the ABI gives it (clang's
   // -fsanitize=function would call that a mismatch); each parameter is the
   // thread's own copy.
@@ -145,6 +159,18 @@ struct kernel_call : shared_call {
     const auto function = reinterpret_cast<void (*)(abi_parameter<Params>...)>(call.function);
     function(thread_argument<Params>(std::get<I>(call.arguments))...);
   }
+  // The kernel's loop, except in a program whose accesses go to hooks
+  // (cusim-cc --check=banks, --warp-mode=lockstep: ThreadSanitizer's
+  // instrumentation, cusim's hooks): there every access the loop makes would
+  // be taken for the CUDA thread's, and be a spin point under lockstep, so
+  // the scheduler's own, uninstrumented loop starts each thread instead.
+  static constexpr auto thread_loop_of() {
+#ifdef __CUSIM_ACCESS_HOOKS__
+    return static_cast<bool (*)(const void*, thread_loop&)>(nullptr);
+#else
+    return &run_threads;
+#endif
+  }
   static std::size_t pointer_arguments(const void* self, const void** out, std::size_t capacity) {
     const kernel_call* call = of(self);
     std::size_t i = 0;
@@ -154,7 +180,7 @@ struct kernel_call : shared_call {
   }
   static kernel_invocation invocation(call_reference call, const char* name) {
     const void* function = reinterpret_cast<const void*>(of(call.get())->function);
-    return {&run_thread, static_cast<call_reference&&>(call), function, name, &pointer_arguments};
+    return {&run_thread, static_cast<call_reference&&>(call), function, name, &pointer_arguments, thread_loop_of()};
   }
 };
 
