@@ -58,22 +58,19 @@ kernel_facts facts_of(const grid_job& grid, std::chrono::steady_clock::duration 
   f.warps = (f.threads + 31) / 32;
   f.idle_lanes = f.warps * 32 - f.threads;
   f.static_shared = grid.kernel().static_shared.load(std::memory_order_relaxed);
+  std::string why_scheduler;
   switch (grid.how_threads_start()) {
-    case grid_job::thread_start::kernel_loop:
-      f.threads_run_by = "run one after another in the kernel's own loop, each on a fiber of its own once it waits";
-      break;
-    case grid_job::thread_start::race_checking:
-      f.threads_run_by = "started one at a time by the scheduler (race checking is on)";
-      break;
-    case grid_job::thread_start::schedule_policy:
-      f.threads_run_by = "started one at a time by the scheduler (CUSIM_SCHEDULE=" + active_schedule().text() + ")";
-      break;
+    case grid_job::thread_start::kernel_loop: break;
+    case grid_job::thread_start::race_checking: why_scheduler = "race checking is on"; break;
+    case grid_job::thread_start::schedule_policy: why_scheduler = "CUSIM_SCHEDULE=" + active_schedule().text(); break;
     case grid_job::thread_start::instrumented:
-      f.threads_run_by = "started one at a time by the scheduler (--warp-mode=lockstep or --check=banks instruments "
-                         "the program)";
+      why_scheduler = "--warp-mode=lockstep or --check=banks instruments the program";
       break;
   }
-  f.runner = grid.how_threads_start() == grid_job::thread_start::kernel_loop ? "kernel_loop" : "scheduler";
+  f.runner = why_scheduler.empty() ? "kernel_loop" : "scheduler";
+  f.threads_run_by = why_scheduler.empty()
+                         ? "run one after another in the kernel's own loop, each on a fiber of its own once it waits"
+                         : "started one at a time by the scheduler (" + why_scheduler + ")";
   f.dynamic_shared = shape.dynamic_shared_bytes;
   const void* function = grid.invocation().function;
   f.fit = occupancy_of(grid.kernel(), function, f.threads, f.dynamic_shared);

@@ -51,7 +51,7 @@ class block_state {
   }
   bool has_unstarted_threads() const { return next_thread_ < thread_count_; }
   // The next unstarted thread, for a kernel's thread loop to take them in
-  // index order (no schedule policy: grid_job::threads_in_kernel_loop).
+  // index order (no schedule policy: grid_job::how_threads_start).
   unsigned int* thread_cursor() { return &next_thread_; }
   // Threads not started and no fresh fiber queued to start them: a fiber
   // that waits must hand them to a new one (worker::start_fiber_for).

@@ -517,15 +517,20 @@ bool worker::run_one_thread(void (*run_thread)(const void*), const void* call) {
     race::release(block.ended_race_token);
     race::leave_user(running_->context);
     return true;
-  } catch (const std::exception& e) {
-    report_escaped_exception(e.what());
   } catch (...) {
-    report_escaped_exception("an exception that is not a std::exception");
+    report_escaped_exception();
   }
   return false;
 }
 
-void worker::report_escaped_exception(const char* what) {
+void worker::report_escaped_exception() {
+  const char* what = "an exception that is not a std::exception";
+  try {
+    throw;  // the exception being handled, to learn what it is
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
   const thread_context& t = running_->thread;
   report("kernel {}: block ({},{},{}), thread ({},{},{}): a C++ exception escaped the kernel: {}",
          t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x,
@@ -600,10 +605,8 @@ bool worker::run_thread_loop(fiber& self, block_state& block, const kernel_invoc
                    this};
   try {
     return kernel.run_threads(kernel.call.get(), loop);
-  } catch (const std::exception& e) {
-    report_escaped_exception(e.what());
   } catch (...) {
-    report_escaped_exception("an exception that is not a std::exception");
+    report_escaped_exception();
   }
   // As in run_threads: out of the handler first.
   block.grid().abort(cudaErrorLaunchFailure);

@@ -158,7 +158,8 @@ class worker {
   bool thread_ended(block_state& block, unsigned int linear_tid);
   // Runs one CUDA thread; false if a C++ exception escaped it (reported).
   bool run_one_thread(void (*run_thread)(const void*), const void* call);
-  void report_escaped_exception(const char* what);
+  // In a handler: reports the exception being handled as escaping the running thread.
+  void report_escaped_exception();
   // Installs the fault handlers and this OS thread's signal stack, unless
   // CUSIM_ON_FAULT=abort.
   static void prepare_for_faults();

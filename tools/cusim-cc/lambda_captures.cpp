@@ -29,7 +29,7 @@ introducer read_introducer(std::string_view list) {
   std::size_t item_start = 0;
   for (std::size_t i = 0; i <= list.size(); ++i) {
     const char c = i < list.size() ? list[i] : ',';
-    if ((c == '"' || c == '\'') && opens_literal(list, i)) {
+    if (i < list.size() && opens_literal(list, i)) {
       i = literal_end(list, i) - 1;
       continue;
     }
@@ -45,15 +45,6 @@ introducer read_introducer(std::string_view list) {
     if (end > 0) result.names.push_back(item.substr(0, end));
   }
   return result;
-}
-
-bool names_a_word(std::string_view text, std::string_view word) {
-  for (std::size_t at = text.find(word); at != npos; at = text.find(word, at + 1)) {
-    const bool starts = at == 0 || !is_ident_char(text[at - 1]);
-    const bool ends = at + word.size() >= text.size() || !is_ident_char(text[at + word.size()]);
-    if (starts && ends) return true;
-  }
-  return false;
 }
 
 // Whether the '(' at `at` opens a lambda's parameter list, not the
@@ -82,7 +73,7 @@ std::size_t body_open(std::string_view text, std::size_t close, std::string_view
   bool parameters_seen = false;
   for (; i < text.size(); ++i) {
     const char c = text[i];
-    if ((c == '"' || c == '\'') && opens_literal(text, i)) {
+    if (opens_literal(text, i)) {
       i = literal_end(text, i) - 1;
       continue;
     }
@@ -158,7 +149,7 @@ std::optional<lambda_reading> read_lambda(std::string_view text, std::size_t ope
   std::vector<std::string_view> added;
   for (std::size_t i = body + 1; i < body_end; ++i) {
     const char c = text[i];
-    if ((c == '"' || c == '\'') && opens_literal(text, i)) {
+    if (opens_literal(text, i)) {
       i = literal_end(text, i) - 1;
       continue;
     }
@@ -168,7 +159,7 @@ std::optional<lambda_reading> read_lambda(std::string_view text, std::size_t ope
     const std::string_view word = text.substr(i, end - i);
     i = end - 1;
     const auto named = [&](const auto& names) { return std::find(names.begin(), names.end(), word) != names.end(); };
-    if (!named(shared_names) || named(captures.names) || named(added) || names_a_word(parameters, word)) continue;
+    if (!named(shared_names) || named(captures.names) || named(added) || find_word(parameters, word) != npos) continue;
     if (is_member_access(text, end - word.size())) continue;
     added.push_back(word);
   }

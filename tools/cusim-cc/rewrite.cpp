@@ -251,16 +251,17 @@ class rewriter {
   void add_shared_captures() {
     // The names in sight: not those of the function around a local class,
     // nor those an enclosing lambda's parameters hide.
+    // Most '[' in a function are subscripts: that test first.
+    if (!opens_lambda(out_, std::string_view(src_).substr(pos_))) return;
     std::vector<std::string> visible;
     for (const scope& s : scopes_) {
       if (s.class_body) visible.clear();
       visible.insert(visible.end(), s.shared_names.begin(), s.shared_names.end());
       std::erase_if(visible, [&](const std::string& name) {
-        std::size_t at = 0;
-        return has_word(s.lambda_parameters, name, at);
+        return find_word(s.lambda_parameters, name) != std::string_view::npos;
       });
     }
-    if (visible.empty() || !opens_lambda(out_, std::string_view(src_).substr(pos_))) return;
+    if (visible.empty()) return;
     if (auto lambda = read_lambda(src_, pos_, visible)) {
       if (!lambda->captures.empty()) insert_when_reached(lambda->introducer_end, std::move(lambda->captures));
       lambda_bodies_.push_back({lambda->body, std::move(lambda->parameters)});
@@ -528,28 +529,16 @@ class rewriter {
       --start;
     return std::string_view(src_).substr(start, at - start);
   }
-  static bool has_word(std::string_view text, std::string_view word, std::size_t& at) {
-    for (at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-      const bool word_start = at == 0 || !is_ident_char(text[at - 1]);
-      const bool word_end = at + word.size() >= text.size() || !is_ident_char(text[at + word.size()]);
-      if (word_start && word_end) return true;
-    }
-    return false;
-  }
-
   // Whether the declaration the scan is in began with `friend`.
-  bool in_friend_declaration() const {
-    std::size_t at = 0;
-    return has_word(declaration_head(pos_), "friend", at);
-  }
+  bool in_friend_declaration() const { return find_word(declaration_head(pos_), "friend") != std::string_view::npos; }
 
   // Whether the '{' at `open` starts the body of a class, struct or union
   // (`struct alignas(16) holder : base {`; not `enum class E {`).
   bool opens_class_body(std::size_t open) const {
     const std::string_view head = declaration_head(open);
     for (const char* keyword : {"struct", "class", "union"}) {
-      std::size_t at = 0;
-      if (!has_word(head, keyword, at)) continue;
+      const std::size_t at = find_word(head, keyword);
+      if (at == std::string_view::npos) continue;
       const std::size_t before = head.find_last_not_of(" \t\n", at == 0 ? std::string_view::npos : at - 1);
       const bool enum_class = at > 0 && before != std::string_view::npos && before >= 3 &&
                               head.substr(before - 3, 4) == "enum";

@@ -1,6 +1,6 @@
 // The little C++ lexing the text-scanning passes of cusim-cc share:
-// identifier characters, the extent of a string or character literal, and
-// bracket matching.
+// identifier characters, whole words, the extent of a string or character
+// literal, and bracket matching.
 #pragma once
 #include <cctype>
 #include <cstddef>
@@ -9,6 +9,16 @@
 namespace cusim::cc {
 
 inline bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Where `word` first occurs in `text` as a whole word, or npos.
+inline std::size_t find_word(std::string_view text, std::string_view word) {
+  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const bool starts = at == 0 || !is_ident_char(text[at - 1]);
+    const bool ends = at + word.size() >= text.size() || !is_ident_char(text[at + word.size()]);
+    if (starts && ends) return at;
+  }
+  return std::string_view::npos;
+}
 
 // The index just past the string or character literal opening at `at`.
 inline std::size_t literal_end(std::string_view text, std::size_t at) {
@@ -34,7 +44,7 @@ inline std::size_t closing_bracket(std::string_view text, std::size_t at, char o
   int depth = 0;
   for (std::size_t i = at; i < text.size(); ++i) {
     const char c = text[i];
-    if ((c == '"' || c == '\'') && opens_literal(text, i)) {
+    if (opens_literal(text, i)) {
       i = literal_end(text, i) - 1;
       continue;
     }
