@@ -5,6 +5,7 @@
 #pragma once
 #include <cusim/detail/builtins.hpp>
 #include <cusim/detail/device_api.hpp>
+#include <cusim/detail/thread_loop.hpp>
 #include <cusim/detail/warp_api.hpp>
 
 #include <cstddef>
@@ -51,6 +52,7 @@ class fiber {
   std::uint64_t priority = 0;        // schedule pct: the highest runnable runs (sched/schedule.hpp)
   bool spinning = false;             // stepped aside at a spin point: runnable, not waiting (lockstep warps)
   const void* race_token = nullptr;  // race checking: the token of the occasion it waits at (sched/race_check.hpp)
+  thread_loop* loop = nullptr;       // the kernel's thread loop it runs threads in, if any: exits it has not recorded
 
  private:
   static void entry(void* self);

@@ -134,6 +134,22 @@ const block_activity& block_state::activity() {
   return activity_;
 }
 
+bool block_state::threads_exited(unsigned int first, unsigned int count, fiber_queue& woken) {
+  exited_ += count;
+  const unsigned int end = first + count;
+  std::fill(thread_exited_.begin() + first, thread_exited_.begin() + end, true);
+  // One update per warp the range touches.
+  for (unsigned int t = first; t < end;) {
+    const unsigned int lane = t % lanes_per_warp;
+    const unsigned int lanes = std::min(lanes_per_warp - lane, end - t);
+    const unsigned int mask = lanes == lanes_per_warp ? ~0u : ((1u << lanes) - 1) << lane;
+    warp_of(t).lanes_exited(mask, woken);
+    t += lanes;
+  }
+  if (!partial_barriers_.empty()) complete_partial_barriers(woken);
+  return exited_ == thread_count_;
+}
+
 bool block_state::partial_barrier_arrive(fiber& self, unsigned int first, unsigned int count, fiber_queue& woken) {
   auto it = std::find_if(partial_barriers_.begin(), partial_barriers_.end(),
                          [&](const partial_barrier& b) { return b.first == first && b.count == count; });

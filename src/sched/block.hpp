@@ -68,16 +68,10 @@ class block_state {
   uint3 barrier_first_thread{};
   const void* ended_race_token = nullptr;
   const void* previous_ended_race_token = nullptr;
-  // Records the exit of thread `linear_tid`; collectives of its warp that
-  // waited only for it complete into `woken`. Returns true when it was the
-  // block's last thread.
-  bool thread_exited(unsigned int linear_tid, fiber_queue& woken) {
-    ++exited_;
-    thread_exited_[linear_tid] = true;
-    warp_of(linear_tid).lane_exited(linear_tid % lanes_per_warp, woken);
-    if (!partial_barriers_.empty()) complete_partial_barriers(woken);
-    return exited_ == thread_count_;
-  }
+  // Records the exits of threads [first, first + count); collectives of
+  // their warps that waited only for them complete into `woken`. Returns
+  // true when they were the block's last threads.
+  bool threads_exited(unsigned int first, unsigned int count, fiber_queue& woken);
   // After exits, the threads still live may all be waiting at the barrier:
   // exited threads do not hold it (sm_70+). Releases it if so.
   bool release_if_exits_completed(fiber_queue& woken) {

@@ -22,8 +22,8 @@ void cluster_state::park(fiber& self, std::uint64_t phase) {
   waiters_.push_back(&self);
 }
 
-void cluster_state::thread_exited(fiber_queue& woken) {
-  ++exited_;
+void cluster_state::threads_exited(unsigned int count, fiber_queue& woken) {
+  exited_ += count;
   complete_if_all_arrived(woken);
 }
 

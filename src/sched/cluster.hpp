@@ -29,7 +29,7 @@ class cluster_state {
   bool passed(std::uint64_t phase) const { return completed_ > phase; }
   std::uint64_t phase() const { return completed_; }  // the one arrivals join now
   void park(fiber& self, std::uint64_t phase);
-  void thread_exited(fiber_queue& woken);
+  void threads_exited(unsigned int count, fiber_queue& woken);
 
   // A block finished; true when it was the cluster's last.
   bool block_finished() { return ++finished_ == blocks_.size(); }

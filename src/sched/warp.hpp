@@ -69,8 +69,8 @@ class warp_state {
   // block's barrier; either may complete what waited for it.
   // With no collective pending (the usual case: a kernel without warp
   // operations) an exit is one bit.
-  void lane_exited(unsigned int lane, fiber_queue& woken) {
-    exited_ |= 1u << lane;
+  void lanes_exited(unsigned int lanes, fiber_queue& woken) {
+    exited_ |= lanes;
     if (!groups_.empty()) complete_ready_groups(woken);
   }
   void lane_waits_at_barrier(unsigned int lane, fiber_queue& woken) {

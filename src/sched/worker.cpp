@@ -242,6 +242,7 @@ void worker::reclaim_aborted_blocks() {
 
 void worker::grid_barrier(const char* file, unsigned int line) {
   fiber& self = *running_;
+  record_deferred_exits(self);
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   if (!block.grid().shape().cooperative) {
@@ -296,10 +297,8 @@ cluster_state& worker::cluster_of(block_state& block) {
     // A grid launched without clusters: on sm_90 each block is a cluster of one.
     auto& state = *clusters_.emplace_back(std::make_unique<cluster_state>());
     state.start({&block}, block.thread_count());
-    for (unsigned int i = 0; i < block.exited_threads(); ++i) {
-      fiber_queue none;
-      state.thread_exited(none);
-    }
+    fiber_queue none;
+    state.threads_exited(block.exited_threads(), none);
     block.cluster = &state;
   }
   return *block.cluster;
@@ -307,6 +306,7 @@ cluster_state& worker::cluster_of(block_state& block) {
 
 std::uint64_t worker::cluster_arrive() {
   fiber& self = *running_;
+  record_deferred_exits(self);
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   cluster_state* cluster = nullptr;
@@ -326,6 +326,7 @@ std::uint64_t worker::cluster_arrive() {
 
 void worker::cluster_wait(std::uint64_t phase) {
   fiber& self = *running_;
+  record_deferred_exits(self);
   block_state& block = *self.thread.block;
   const void* token = nullptr;
   {
@@ -378,6 +379,7 @@ unsigned int worker::cluster_query_rank(const void* address) {
 
 void worker::partial_barrier(unsigned int first, unsigned int count) {
   fiber& self = *running_;
+  record_deferred_exits(self);
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   {
@@ -400,8 +402,8 @@ void worker::wait_until_woken(fiber& self, block_state& block) {
   if (block.grid().aborted()) abandon_thread();
 }
 
-void worker::grid_thread_exited() {
-  ++grid_barrier_.exited;
+void worker::grid_threads_exited(unsigned int count) {
+  grid_barrier_.exited += count;
   release_grid_barrier_if_complete();
 }
 
@@ -432,7 +434,9 @@ void worker::report_hang() {
 
 namespace {
 // One writer (the worker): a relaxed load and store, no locked instruction.
-void bump(std::atomic<std::uint64_t>& counter) { counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+void bump(std::atomic<std::uint64_t>& counter, std::uint64_t by = 1) {
+  counter.store(counter.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
+}
 }  // namespace
 
 void worker::note_running(const thread_context& t) {
@@ -477,6 +481,8 @@ void worker::draw_priority(fiber& f) {
 }
 
 void worker::hand_over(fiber& self, fiber* next) {
+  // Every wait records them on entry; this is for any other way out.
+  record_deferred_exits(self);
   if (next == &self) return;
   if (next != nullptr) {
     bump(activity_.switches);
@@ -579,7 +585,7 @@ bool worker::run_threads(fiber& self, block_state& block) {
       abandon_thread();
     }
     race::thread_ends(self.context);
-    if (thread_ended(block, self.thread.linear_tid)) return true;
+    if (threads_ended(block, self.thread.linear_tid, 1)) return true;
   }
   return false;
 }
@@ -601,51 +607,65 @@ bool worker::run_thread_loop(fiber& self, block_state& block, const kernel_invoc
                    self.thread.block_dim,
                    &self.thread,
                    reinterpret_cast<unsigned int*>(&activity_.thread_linear),
-                   &loop_thread_ended,
+                   &record_loop_exits,
                    this};
+  self.loop = &loop;
   try {
-    return kernel.run_threads(kernel.call.get(), loop);
+    const bool block_ended = kernel.run_threads(kernel.call.get(), loop);
+    self.loop = nullptr;
+    return block_ended;
   } catch (...) {
     report_escaped_exception();
   }
+  self.loop = nullptr;
   // As in run_threads: out of the handler first.
   block.grid().abort(cudaErrorLaunchFailure);
   abandon_thread();
 }
 
-thread_loop::after_exit worker::loop_thread_ended(thread_loop& loop) {
+thread_loop::after_exit worker::record_loop_exits(thread_loop& loop) {
   worker& self = *static_cast<worker*>(loop.worker);
   block_state& block = *loop.thread->block;
-  if (self.thread_ended(block, loop.thread->linear_tid)) return thread_loop::after_exit::block_ended;
+  const unsigned int count = loop.ended;
+  loop.ended = 0;
+  if (count != 0 && self.threads_ended(block, loop.first_ended, count)) return thread_loop::after_exit::block_ended;
   return block.grid().aborted() ? thread_loop::after_exit::stop : thread_loop::after_exit::next;
+}
+
+void worker::record_deferred_exits(fiber& self) {
+  if (self.loop != nullptr && self.loop->ended != 0) record_loop_exits(*self.loop);
 }
 
 // The usual exit (nothing of the block waits: no barrier gathering, no
 // collective pending) costs a few counters; each guard below is one test.
-bool worker::thread_ended(block_state& block, unsigned int linear_tid) {
-  bump(activity_.exits);
+bool worker::threads_ended(block_state& block, unsigned int first, unsigned int count) {
+  bump(activity_.exits, count);
   fiber_queue woken;
-  const bool last_of_block = block.thread_exited(linear_tid, woken);
-  if (block.cluster != nullptr) block.cluster->thread_exited(woken);
+  const bool last_of_block = block.threads_exited(first, count, woken);
+  if (block.cluster != nullptr) block.cluster->threads_exited(count, woken);
   const bool cooperative = block.grid().shape().cooperative;
   if (last_of_block) {
     finish_block(block);  // may end the block's grid: `block` must not be used after it
-    if (cooperative) grid_thread_exited();
+    if (cooperative) grid_threads_exited(count);
     ready_.append(woken);  // threads of cluster peers that waited for this one
     return true;
   }
+  const unsigned int end = first + count;
   if (block.barrier_arrivals() != 0) {
-    check_exit_during_barrier(block, linear_tid);
+    for (unsigned int t = first; t < end; ++t) check_exit_during_barrier(block, t);
     block.release_if_exits_completed(woken);
   }
-  if (block.warp_of(linear_tid).has_unread()) report_unread_lanes(block, linear_tid);
+  for (unsigned int t = first; t < end; t += lanes_per_warp - t % lanes_per_warp) {
+    if (block.warp_of(t).has_unread()) report_unread_lanes(block, t);
+  }
   ready_.append(woken);
-  if (cooperative) grid_thread_exited();
+  if (cooperative) grid_threads_exited(count);
   return false;
 }
 
 barrier_outcome worker::barrier(int predicate, const char* file, unsigned int line) {
   fiber& self = *running_;
+  record_deferred_exits(self);
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   self.race_token = block.barrier_race_token;
@@ -677,6 +697,7 @@ barrier_outcome worker::barrier(int predicate, const char* file, unsigned int li
 
 warp_result worker::warp_collective(const warp_call& call) {
   fiber& self = *running_;
+  record_deferred_exits(self);
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   {
@@ -801,6 +822,7 @@ warp_state::arrival worker::arrive_at_warp_collective(const warp_call& call, fib
 
 void worker::spin_point() {
   fiber& self = *running_;
+  record_deferred_exits(self);
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   // Whoever looks while it is away sees a thread that can go on, not one that waits.
@@ -863,6 +885,7 @@ void worker::abandon_thread() {
   // Race checking: what the thread did happens before the grid's completion,
   // as if it had returned.
   race::release(self.thread.block->grid().race_done_token());
+  self.loop = nullptr;  // its exits no longer matter: the grid is aborted
   running_ = nullptr;
   current_thread = nullptr;
   // The grid is aborted: the worker's loop reclaims this fiber with its block.

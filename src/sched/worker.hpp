@@ -134,8 +134,8 @@ class worker {
   void check_exit_during_barrier(block_state& block, unsigned int linear_tid);
   // Reports a check that fired; under CUSIM_CHECKS=fatal the grid stops.
   void check_failed(grid_job& grid, const std::string& problem);
-  // A thread of a cooperative grid exited: it no longer holds grid.sync().
-  void grid_thread_exited();
+  // Threads of a cooperative grid exited: they no longer hold grid.sync().
+  void grid_threads_exited(unsigned int count);
   void release_grid_barrier_if_complete();
   // A misuse of a warp collective: reported, and the grid stops (the caller
   // then abandons the thread).
@@ -153,9 +153,14 @@ class worker {
   bool run_threads(fiber& self, block_state& block);
   // The same through the kernel's own loop (include/cusim/detail/thread_loop.hpp).
   bool run_thread_loop(fiber& self, block_state& block, const kernel_invocation& kernel);
-  static thread_loop::after_exit loop_thread_ended(thread_loop& loop);
-  // Accounts for the exit of the running thread; true when it ended its block.
-  bool thread_ended(block_state& block, unsigned int linear_tid);
+  // Records the exits the loop has counted (thread_loop.hpp says when).
+  static thread_loop::after_exit record_loop_exits(thread_loop& loop);
+  // The same for the running fiber's loop, if it has any: called on entry to
+  // every wait, since the waits' arrivals count the block's exits.
+  void record_deferred_exits(fiber& self);
+  // Accounts for the exits of threads [first, first + count) of `block`;
+  // true when they ended it.
+  bool threads_ended(block_state& block, unsigned int first, unsigned int count);
   // Runs one CUDA thread; false if a C++ exception escaped it (reported).
   bool run_one_thread(void (*run_thread)(const void*), const void* call);
   // In a handler: reports the exception being handled as escaping the running thread.

@@ -143,10 +143,9 @@ struct kernel_call : shared_call {
     const kernel_call& call = *of(self);
     do {
       call_with_arguments(call, std::index_sequence_for<Params...>{});
-      const thread_loop::after_exit next = loop.thread_ended(loop);
-      if (next != thread_loop::after_exit::next) return next == thread_loop::after_exit::block_ended;
+      loop.thread_ended();
     } while (loop.take_next());
-    return false;
+    return loop.record_exits(loop) == thread_loop::after_exit::block_ended;
   }
   // Calls the function through the signature the ABI gives it (clang's
   // -fsanitize=function would call that a mismatch); each parameter is the
