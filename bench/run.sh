@@ -5,11 +5,14 @@
 #
 #   cmake --build build --target bench_w1_vector_add bench_w2_dot_product bench_w3_warp_reduce \
 #         bench_w4_matmul bench_w5_histogram bench_micro bench_memory
-#   bench/run.sh [BUILD_DIR] [--repeat R] [--quick]     (BUILD_DIR: default build)
+#   bench/run.sh [BUILD_DIR] [--repeat R] [--quick] [--with-pocl]   (BUILD_DIR: default build)
 #
 # Extra options go to every benchmark. Exits with 1 when a kernel's result
 # differs from the native loop's, never because of a time. The times are
 # only as good as the machine is idle: the header gives its load.
+# --with-pocl also runs the five workloads under PoCL (bench/pocl/run.sh,
+# which builds its own program; issue 25) and appends its columns to the
+# first table; without it the output is unchanged.
 set -euo pipefail
 
 build=build
@@ -18,6 +21,13 @@ if [[ $# -gt 0 && $1 != --* ]]; then
   shift
 fi
 bin=$build/bin
+# --with-pocl is ours, not the benchmarks': take it out of the options.
+with_pocl=false
+options=()
+for a in "$@"; do
+  if [[ $a == --with-pocl ]]; then with_pocl=true; else options+=("$a"); fi
+done
+set -- "${options[@]}"
 workloads=(w1_vector_add w2_dot_product w3_warp_reduce w4_matmul w5_histogram)
 for b in "${workloads[@]}" micro memory; do
   if [[ ! -x $bin/bench_$b ]]; then
@@ -41,15 +51,32 @@ result_line() {
 echo "cusim benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores," \
   "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), load average$(uptime | sed 's/.*load average://')"
 echo
-echo "| workload | native ms | cusim ms | ratio | target | met | check |"
-echo "|---|---:|---:|---:|---:|---|---|"
+# With --with-pocl: PoCL's columns by workload (W1..W5), from its table's
+# rows "| name | native ms | PoCL ms | ratio | check |". Its ratio is against
+# its own program's native loop (the same loop, another process).
+declare -A pocl_cols
+pocl_head='' pocl_rule=''
+if $with_pocl; then
+  pocl_rc=0
+  pocl_table=$("$(dirname "$0")/pocl/run.sh" --workers 1 "$@") || pocl_rc=$?
+  ((pocl_rc <= 1)) || exit "$pocl_rc"  # not a disagreement: it said why on stderr
+  ((pocl_rc == 0)) || status=1
+  while IFS='|' read -r w pocl_ms pocl_ratio pocl_check; do
+    pocl_cols[$w]=" $pocl_ms | $pocl_ratio | $pocl_check |"
+  done < <(grep '^| W[1-5] ' <<<"$pocl_table" |
+             awk -F' *[|] *' '{ printf "%s|%s|%s|%s\n", substr($2, 1, 2), $4, $5, $6 }')
+  pocl_head=' PoCL ms | PoCL ratio | PoCL check |' pocl_rule='---:|---:|---|'
+fi
+
+echo "| workload | native ms | cusim ms | ratio | target | met | check |$pocl_head"
+echo "|---|---:|---:|---:|---:|---|---|$pocl_rule"
 declare -A one_worker
 for b in "${workloads[@]}"; do
   IFS='|' read -r name native cusim ratio check < <(result_line "$b" 1 "$@")
   one_worker[$b]=$cusim
   met=$(awk -v r="$ratio" -v t="${target[$b]}" 'BEGIN { print (r <= t) ? "yes" : "no" }')
   [[ $check == agree ]] || status=1
-  echo "| $name | $native | $cusim | $ratio | ≤ ${target[$b]} | $met | $check |"
+  echo "| $name | $native | $cusim | $ratio | ≤ ${target[$b]} | $met | $check |${pocl_cols[${name:0:2}]:-}"
 done
 
 echo

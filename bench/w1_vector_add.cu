@@ -2,6 +2,7 @@
 // element per thread: the cost of starting threads that never wait.
 //   bench_w1_vector_add [--workers N] [--repeat R] [--quick]
 #include "bench_common.hpp"
+#include "native_loops.hpp"
 
 namespace {
 
@@ -10,10 +11,6 @@ const int threads_per_block = 256;
 __global__ void vector_add(const float* a, const float* b, float* c, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) c[i] = a[i] + b[i];
-}
-
-void native_vector_add(const float* a, const float* b, float* c, int n) {
-  for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];
 }
 
 }  // namespace

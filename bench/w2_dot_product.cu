@@ -3,6 +3,7 @@
 // (9 barriers per thread).
 //   bench_w2_dot_product [--workers N] [--repeat R] [--quick]
 #include "bench_common.hpp"
+#include "native_loops.hpp"
 
 namespace {
 
@@ -20,12 +21,6 @@ __global__ void dot(const float* a, const float* b, float* block_sums, int n) {
     __syncthreads();
   }
   if (threadIdx.x == 0) block_sums[blockIdx.x] = partial[0];
-}
-
-float native_dot(const float* a, const float* b, int n) {
-  float sum = 0.0f;
-  for (int i = 0; i < n; ++i) sum += a[i] * b[i];
-  return sum;
 }
 
 }  // namespace

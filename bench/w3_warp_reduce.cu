@@ -3,6 +3,7 @@
 // them to the total with one atomicAdd.
 //   bench_w3_warp_reduce [--workers N] [--repeat R] [--quick]
 #include "bench_common.hpp"
+#include "native_loops.hpp"
 
 namespace {
 
@@ -14,12 +15,6 @@ __global__ void warp_reduce(const float* in, float* total, int n) {
   float v = i < n ? in[i] : 0.0f;
   for (int delta = 16; delta > 0; delta /= 2) v += __shfl_down_sync(full_warp, v, delta);
   if (threadIdx.x % warpSize == 0) atomicAdd(total, v);
-}
-
-float native_sum(const float* in, int n) {
-  float sum = 0.0f;
-  for (int i = 0; i < n; ++i) sum += in[i];
-  return sum;
 }
 
 }  // namespace

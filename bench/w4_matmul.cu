@@ -8,6 +8,7 @@
 // and the inputs are small integers, so the results are equal exactly.
 //   bench_w4_matmul [--workers N] [--repeat R] [--quick]
 #include "bench_common.hpp"
+#include "native_loops.hpp"
 
 namespace {
 
@@ -27,15 +28,6 @@ __global__ void matmul(const float* a, const float* b, float* c, int n) {
     __syncthreads();  // every thread is done with them before the next load
   }
   c[row * n + col] = sum;
-}
-
-void native_matmul(const float* a, const float* b, float* c, int n) {
-  for (int row = 0; row < n; ++row)
-    for (int col = 0; col < n; ++col) {
-      float sum = 0.0f;
-      for (int k = 0; k < n; ++k) sum += a[row * n + k] * b[k * n + col];
-      c[row * n + col] = sum;
-    }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // each counted with an atomicAdd on the global bins.
 //   bench_w5_histogram [--workers N] [--repeat R] [--quick]
 #include "bench_common.hpp"
+#include "native_loops.hpp"
 
 namespace {
 
@@ -11,10 +12,6 @@ const int bins = 256;
 __global__ void histogram(const unsigned char* data, unsigned int* counts, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) atomicAdd(&counts[data[i]], 1u);
-}
-
-void native_histogram(const unsigned char* data, unsigned int* counts, int n) {
-  for (int i = 0; i < n; ++i) ++counts[data[i]];
 }
 
 }  // namespace

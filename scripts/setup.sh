@@ -2,7 +2,8 @@
 # Installs what cusim and its test suite need from Debian packages, builds it
 # into build/ (executables in build/bin/) and runs the first sample kernel.
 #   scripts/setup.sh            # as root, or with sudo available
-# CUSIM_BUILD_TYPE (default RelWithDebInfo) and CUSIM_JOBS may be set.
+# CUSIM_BUILD_TYPE (default RelWithDebInfo) and CUSIM_JOBS may be set;
+# CUSIM_SETUP_BENCH=1 adds PoCL for bench/pocl/ (below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +23,13 @@ add_arm64=false
 if [[ "${CUSIM_SETUP_ARM64:-1}" != 0 && $(dpkg --print-architecture) == amd64 ]]; then
   packages+=(g++-aarch64-linux-gnu qemu-user libboost-context-dev:arm64 libfmt-dev:arm64)
   dpkg --print-foreign-architectures | grep -qx arm64 || add_arm64=true
+fi
+# CUSIM_SETUP_BENCH=1 also installs PoCL (OpenCL on the CPU), the OpenCL
+# loader and headers, and clinfo: only bench/pocl/ (issue 25's side-by-side
+# table, docs/performance.md) uses them, so cusim's build and tests do not
+# need them and they are left out by default.
+if [[ "${CUSIM_SETUP_BENCH:-0}" == 1 ]]; then
+  packages+=(pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -14,6 +14,11 @@
 
 namespace cusim {
 
+namespace detail {
+template <class Direct, class... Params>
+class direct_kernel_launcher;
+}
+
 template <class... Params>
 class kernel_launcher {
  public:
@@ -22,6 +27,21 @@ class kernel_launcher {
 
   template <class... Args>
   cudaError_t operator()(Args&&... args) const {
+    return launch_as<detail::kernel_call<Params...>>(std::forward<Args>(args)...);
+  }
+
+  // The same launch, whose threads call the kernel through `Direct`, a
+  // lambda that calls it by name (detail::direct_kernel_call): what
+  // cusim-cc writes for a launch of a function it knows is a kernel.
+  template <class Direct>
+  detail::direct_kernel_launcher<Direct, Params...> calling_by_name(Direct) const {
+    return detail::direct_kernel_launcher<Direct, Params...>(*this);
+  }
+
+ protected:
+  // Launches with `Call`'s invocation (a kernel_call or a direct_kernel_call).
+  template <class Call, class... Args>
+  cudaError_t launch_as(Args&&... args) const {
     static_assert(sizeof...(Args) == sizeof...(Params), "a kernel launch must pass one argument per parameter");
     using call_type = detail::kernel_call<Params...>;
     // The arguments converted to the parameters' types on the host, as
@@ -31,7 +51,7 @@ class kernel_launcher {
     auto call = call_type::make(kernel_, std::apply([](const auto&... value) {
       return typename call_type::arguments_type(detail::store_parameter<Params>(value)...);
     }, host_copies));
-    return detail::launch_kernel(shape_, call_type::invocation(std::move(call), name_));
+    return detail::launch_kernel(shape_, Call::invocation(std::move(call), name_));
   }
 
  private:
@@ -47,6 +67,16 @@ kernel_launcher<Params...> launch(void (*kernel)(Params...), dim3 grid, dim3 blo
 }
 
 namespace detail {
+template <class Direct, class... Params>
+class direct_kernel_launcher : kernel_launcher<Params...> {
+ public:
+  explicit direct_kernel_launcher(const kernel_launcher<Params...>& launcher) : kernel_launcher<Params...>(launcher) {}
+  template <class... Args>
+  cudaError_t operator()(Args&&... args) const {
+    return this->template launch_as<call_for<Direct, Params...>>(std::forward<Args>(args)...);
+  }
+};
+
 // The form cusim-cc rewrites `kernel<<<grid, block, shared, stream>>>` into.
 // The default arguments `file` and `line` are evaluated at the launch, under the .cu
 // file's line markers: reports about a launch name its source line.

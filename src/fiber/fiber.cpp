@@ -32,6 +32,7 @@ void fiber::reset() {
   thread.self = this;
   next = nullptr;
   spinning = false;
+  in_loop = false;  // a loop it was parked in (an aborted grid's) is gone with its frames
   context.prepare(stack_.bottom(), stack_.size() - stack_stagger_, &fiber::entry, this);
 }
 

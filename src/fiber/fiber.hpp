@@ -44,6 +44,11 @@ class fiber {
   execution_context context;
   thread_context thread{};          // the CUDA thread this fiber runs now
   fiber* next = nullptr;            // intrusive link (ready queue, wait list, idle list)
+  // Whether it runs threads in a kernel's thread loop (thread_loop.hpp), and
+  // the loop's first thread whose exit the block has not been told: beside the
+  // fields every wait touches, not in the loop's frame on its stack.
+  bool in_loop = false;
+  unsigned int loop_first_unrecorded = 0;
   std::size_t block_slot = 0;       // its index in its block's list of fibers (block_state::fibers)
   warp_result warp_outcome{};        // handed over by whoever completed the warp collective it waited at
   std::uint64_t cluster_phase = 0;   // the cluster barrier phase it waits for, or last arrived at
@@ -52,7 +57,6 @@ class fiber {
   std::uint64_t priority = 0;        // schedule pct: the highest runnable runs (sched/schedule.hpp)
   bool spinning = false;             // stepped aside at a spin point: runnable, not waiting (lockstep warps)
   const void* race_token = nullptr;  // race checking: the token of the occasion it waits at (sched/race_check.hpp)
-  thread_loop* loop = nullptr;       // the kernel's thread loop it runs threads in, if any: exits it has not recorded
 
  private:
   static void entry(void* self);

@@ -242,7 +242,7 @@ void worker::reclaim_aborted_blocks() {
 
 void worker::grid_barrier(const char* file, unsigned int line) {
   fiber& self = *running_;
-  record_deferred_exits(self);
+  record_loop_progress(self);
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   if (!block.grid().shape().cooperative) {
@@ -306,7 +306,7 @@ cluster_state& worker::cluster_of(block_state& block) {
 
 std::uint64_t worker::cluster_arrive() {
   fiber& self = *running_;
-  record_deferred_exits(self);
+  record_loop_progress(self);
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   cluster_state* cluster = nullptr;
@@ -326,7 +326,7 @@ std::uint64_t worker::cluster_arrive() {
 
 void worker::cluster_wait(std::uint64_t phase) {
   fiber& self = *running_;
-  record_deferred_exits(self);
+  record_loop_progress(self);
   block_state& block = *self.thread.block;
   const void* token = nullptr;
   {
@@ -379,7 +379,7 @@ unsigned int worker::cluster_query_rank(const void* address) {
 
 void worker::partial_barrier(unsigned int first, unsigned int count) {
   fiber& self = *running_;
-  record_deferred_exits(self);
+  record_loop_progress(self);
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   {
@@ -481,8 +481,6 @@ void worker::draw_priority(fiber& f) {
 }
 
 void worker::hand_over(fiber& self, fiber* next) {
-  // Every wait records them on entry; this is for any other way out.
-  record_deferred_exits(self);
   if (next == &self) return;
   if (next != nullptr) {
     bump(activity_.switches);
@@ -607,33 +605,50 @@ bool worker::run_thread_loop(fiber& self, block_state& block, const kernel_invoc
                    self.thread.block_dim,
                    &self.thread,
                    reinterpret_cast<unsigned int*>(&activity_.thread_linear),
-                   &record_loop_exits,
+                   &record_loop,
                    this};
-  self.loop = &loop;
+  self.in_loop = true;
+  self.loop_first_unrecorded = self.thread.linear_tid;
   try {
     const bool block_ended = kernel.run_threads(kernel.call.get(), loop);
-    self.loop = nullptr;
+    self.in_loop = false;
     return block_ended;
   } catch (...) {
     report_escaped_exception();
   }
-  self.loop = nullptr;
+  self.in_loop = false;
   // As in run_threads: out of the handler first.
   block.grid().abort(cudaErrorLaunchFailure);
   abandon_thread();
 }
 
-thread_loop::after_exit worker::record_loop_exits(thread_loop& loop) {
+thread_loop::after_exit worker::record_loop(thread_loop& loop, unsigned int next) {
   worker& self = *static_cast<worker*>(loop.worker);
   block_state& block = *loop.thread->block;
-  const unsigned int count = loop.ended;
-  loop.ended = 0;
-  if (count != 0 && self.threads_ended(block, loop.first_ended, count)) return thread_loop::after_exit::block_ended;
+  fiber& f = *loop.thread->self;
+  const unsigned int first = f.loop_first_unrecorded;
+  const unsigned int end = loop.thread->linear_tid + 1;  // the running thread has ended
+  if (next < loop.thread_count) {
+    *loop.next_thread = next + 1;  // `next` starts now
+    f.loop_first_unrecorded = next;
+  } else {
+    *loop.next_thread = loop.thread_count;
+  }
+  // (After a stop, the loop's final record finds nothing: first >= end.)
+  if (first < end && self.threads_ended(block, first, end - first)) return thread_loop::after_exit::block_ended;
   return block.grid().aborted() ? thread_loop::after_exit::stop : thread_loop::after_exit::next;
 }
 
-void worker::record_deferred_exits(fiber& self) {
-  if (self.loop != nullptr && self.loop->ended != 0) record_loop_exits(*self.loop);
+void worker::record_loop_progress_slowly(fiber& self) {
+  block_state& block = *self.thread.block;
+  const unsigned int running = self.thread.linear_tid;  // alive: it enters a wait
+  unsigned int& cursor = *block.thread_cursor();
+  if (cursor <= running) cursor = running + 1;
+  const unsigned int first = self.loop_first_unrecorded;
+  if (first < running) {
+    self.loop_first_unrecorded = running;
+    threads_ended(block, first, running - first);
+  }
 }
 
 // The usual exit (nothing of the block waits: no barrier gathering, no
@@ -665,7 +680,7 @@ bool worker::threads_ended(block_state& block, unsigned int first, unsigned int 
 
 barrier_outcome worker::barrier(int predicate, const char* file, unsigned int line) {
   fiber& self = *running_;
-  record_deferred_exits(self);
+  record_loop_progress(self);
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   self.race_token = block.barrier_race_token;
@@ -697,7 +712,7 @@ barrier_outcome worker::barrier(int predicate, const char* file, unsigned int li
 
 warp_result worker::warp_collective(const warp_call& call) {
   fiber& self = *running_;
-  record_deferred_exits(self);
+  record_loop_progress(self);
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   {
@@ -822,7 +837,7 @@ warp_state::arrival worker::arrive_at_warp_collective(const warp_call& call, fib
 
 void worker::spin_point() {
   fiber& self = *running_;
-  record_deferred_exits(self);
+  record_loop_progress(self);
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   // Whoever looks while it is away sees a thread that can go on, not one that waits.
@@ -885,7 +900,7 @@ void worker::abandon_thread() {
   // Race checking: what the thread did happens before the grid's completion,
   // as if it had returned.
   race::release(self.thread.block->grid().race_done_token());
-  self.loop = nullptr;  // its exits no longer matter: the grid is aborted
+  self.in_loop = false;  // its exits no longer matter: the grid is aborted
   running_ = nullptr;
   current_thread = nullptr;
   // The grid is aborted: the worker's loop reclaims this fiber with its block.

@@ -153,11 +153,19 @@ class worker {
   bool run_threads(fiber& self, block_state& block);
   // The same through the kernel's own loop (include/cusim/detail/thread_loop.hpp).
   bool run_thread_loop(fiber& self, block_state& block, const kernel_invocation& kernel);
-  // Records the exits the loop has counted (thread_loop.hpp says when).
-  static thread_loop::after_exit record_loop_exits(thread_loop& loop);
-  // The same for the running fiber's loop, if it has any: called on entry to
-  // every wait, since the waits' arrivals count the block's exits.
-  void record_deferred_exits(fiber& self);
+  // Tells the block which threads the loop has started and which have
+  // ended (thread_loop.hpp says when); `next` starts now, or thread_count.
+  static thread_loop::after_exit record_loop(thread_loop& loop, unsigned int next);
+  // The same for the running fiber's loop, if it has any, whose running
+  // thread enters a wait: called on entry to every wait, since the waits'
+  // arrivals count the block's exits and a waiting thread's fiber hands
+  // the threads not started to another.
+  // Inline, the usual case: the thread waited before, so all is recorded
+  // (its first exit to record is its own, and the cursor is past it).
+  void record_loop_progress(fiber& self) {
+    if (self.in_loop && self.loop_first_unrecorded != self.thread.linear_tid) record_loop_progress_slowly(self);
+  }
+  void record_loop_progress_slowly(fiber& self);
   // Accounts for the exits of threads [first, first + count) of `block`;
   // true when they ended it.
   bool threads_ended(block_state& block, unsigned int first, unsigned int count);

@@ -89,7 +89,7 @@ bool worker::block_has_children() const {
 
 void worker::wait_for_block_children() {
   fiber& self = *running_;
-  record_deferred_exits(self);
+  record_loop_progress(self);
   block_state& block = *self.thread.block;
   if (block.grid().aborted()) abandon_thread();
   if (block.launched.empty() && block.children == nullptr) return;

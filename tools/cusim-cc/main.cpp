@@ -118,9 +118,24 @@ class driver {
     // gcc warns that ThreadSanitizer ignores fences; clang has no such warning.
     if (!clang && std::find(cmd.begin(), cmd.end(), "-fsanitize=thread") != cmd.end()) cmd.push_back("-Wno-tsan");
     if (o_.make_shared_library) cmd.push_back("-fPIC");
+    // An unoptimised build keeps each kernel's own frame: the thread loop
+    // calls it through its pointer (include/cusim/detail/kernel_call.hpp).
+    if (!c_source && !optimises()) cmd.push_back("-D__CUSIM_KERNEL_FRAMES__=1");
     cmd.insert(cmd.end(), o_.compile_flags.begin(), o_.compile_flags.end());
     cmd.insert(cmd.end(), tools_.final_flags.begin(), tools_.final_flags.end());
     return cmd;
+  }
+
+  // An optimised build (-O1, -O2, -O3, -Os, -Ofast, -Oz; the last -O wins,
+  // also through -Xcompiler): the only one in which compiling the kernel into
+  // its thread loop gains anything, and one a debugger follows into inlined
+  // code. -O0 and -Og keep each kernel's own frame.
+  bool optimises() const {
+    std::string level = "-O0";
+    for (const auto& flag : o_.compile_flags) {
+      if (flag.starts_with("-O")) level = flag;
+    }
+    return level != "-O0" && level != "-Og";
   }
 
   // -M / -MD and friends, as gcc takes them. The target defaults to the

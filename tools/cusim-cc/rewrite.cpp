@@ -236,6 +236,7 @@ class rewriter {
       const bool device = in_device_code() || (function_end && device_pending_);
       // A class body, at namespace scope or local to a function.
       scopes_.push_back({body, device, !function_end && opens_class_body(pos_)});
+      scopes_.back().open = pos_;
       while (!lambda_bodies_.empty() && lambda_bodies_.front().first <= pos_) {
         if (lambda_bodies_.front().first == pos_) scopes_.back().lambda_parameters = std::move(lambda_bodies_.front().second);
         lambda_bodies_.erase(lambda_bodies_.begin());
@@ -366,6 +367,13 @@ class rewriter {
               config + ")";
     } else {
       out_ += "::cusim::detail::launch_named(\"" + name + "\", " + callee + ", " + config + ")";
+      // A kernel this file declares, called by name from the thread loop,
+      // so that the compiler can compile its code into the loop
+      // (detail::direct_kernel_call). The parentheses keep argument-
+      // dependent lookup out: the call finds what the launch found.
+      if (is_kernel(name) && (name.find("::") != std::string::npos || !may_name_a_variable(name))) {
+        out_ += ".calling_by_name([](const auto&... __cusim_arguments) { (" + callee + ")(__cusim_arguments...); })";
+      }
     }
     launch_end_ = out_.size();
     out_.append(callee_newlines, '\n');
@@ -635,9 +643,52 @@ class rewriter {
     return std::string::npos;
   }
   bool is_template_kernel(const std::string& qualified_name) const {
-    const std::size_t colon = qualified_name.rfind(':');
-    const auto it = kernels_.find(colon == std::string::npos ? qualified_name : qualified_name.substr(colon + 1));
+    const auto it = find_kernel(qualified_name);
     return it != kernels_.end() && it->second;
+  }
+  // Whether the unqualified kernel name `name` may, at the launch being
+  // rewritten, name something else: a parameter or local variable of the
+  // enclosing function (or of a lambda in it) declared with that name, or,
+  // in a member function, perhaps a member. The lambda of a direct call
+  // captures nothing and could not name those: such a launch keeps the
+  // call through the pointer. Erring towards "may" costs only speed.
+  bool may_name_a_variable(const std::string& name) const {
+    const auto function = std::find_if(scopes_.begin(), scopes_.end(), [](const scope& s) { return s.function; });
+    if (function == scopes_.end()) return true;
+    if (std::any_of(scopes_.begin(), function, [](const scope& s) { return s.class_body; })) return true;
+    // The function's head: from the end of what came before it to its '{'.
+    const std::size_t before = src_.find_last_of(";{}", function->open == 0 ? 0 : function->open - 1);
+    const std::size_t head_start = before == std::string::npos ? 0 : before + 1;
+    const std::string_view head = std::string_view(src_).substr(head_start, function->open - head_start);
+    if (has_qualified_declarator(head)) return true;  // `void S::f() {`: a member function, maybe
+    const std::string_view text = std::string_view(src_).substr(head_start, pos_ - head_start);
+    for (std::size_t at = find_word(text, name); at != std::string_view::npos;) {
+      const std::size_t end = at + name.size();
+      const std::size_t next = text.find_first_not_of(" \t\n", end);
+      const std::size_t previous = at == 0 ? std::string_view::npos : text.find_last_not_of(" \t\n", at - 1);
+      const bool declarator_end = next != std::string_view::npos && std::string_view("=;,)[{").find(text[next]) != std::string_view::npos;
+      const bool after_a_type = previous != std::string_view::npos &&
+                                (is_ident_char(text[previous]) || std::string_view("*&>").find(text[previous]) != std::string_view::npos);
+      if (declarator_end && after_a_type) return true;
+      const std::size_t rest = find_word(text.substr(end), name);
+      at = rest == std::string_view::npos ? rest : end + rest;
+    }
+    return false;
+  }
+  // `... S::f(` or `ns::f(` in a function's head.
+  static bool has_qualified_declarator(std::string_view head) {
+    for (std::size_t colons = head.find("::"); colons != std::string_view::npos; colons = head.find("::", colons + 2)) {
+      std::size_t i = head.find_first_not_of(" \t\n~", colons + 2);
+      while (i < head.size() && is_ident_char(head[i])) ++i;
+      i = head.find_first_not_of(" \t\n", i);
+      if (i != std::string_view::npos && head[i] == '(') return true;
+    }
+    return false;
+  }
+  bool is_kernel(const std::string& qualified_name) const { return find_kernel(qualified_name) != kernels_.end(); }
+  std::map<std::string, bool, std::less<>>::const_iterator find_kernel(const std::string& qualified_name) const {
+    const std::size_t colon = qualified_name.rfind(':');
+    return kernels_.find(colon == std::string::npos ? qualified_name : qualified_name.substr(colon + 1));
   }
 
   // Text the rewriter moves past without copying it as it scans (a launch
@@ -934,6 +985,7 @@ class rewriter {
     bool class_body;  // the body of a class, struct or union
     std::vector<std::string> shared_names = {};  // __shared__ variables declared in it
     std::string lambda_parameters = {};          // a lambda body's: they hide shared names
+    std::size_t open = 0;                        // where its '{' is in src_
   };
   // Lambdas read ahead (add_shared_captures): where each body opens, and its
   // parameter list, for the scope that brace opens; in the order of the text.

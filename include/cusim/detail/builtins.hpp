@@ -40,10 +40,12 @@ struct thread_context {
   dim3 block_dim;
   dim3 grid_dim;
   unsigned int linear_tid;  // threadIdx.x + threadIdx.y*Dx + threadIdx.z*Dx*Dy
+  // Device-side cudaGetLastError: each CUDA thread has its own. Beside
+  // linear_tid, so that a new thread's two (its id, no error) are one store.
+  int last_error;
   block_state* block;
   block_activity* activity;  // the block's counters
   fiber* self;
-  int last_error;  // device-side cudaGetLastError: each CUDA thread has its own
 };
 
 extern CUSIM_THREAD_LOCAL thread_context* current_thread;

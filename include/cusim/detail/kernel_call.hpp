@@ -62,6 +62,9 @@ struct kernel_invocation {
   // the kernel's own (thread_loop.hpp): true when the last one ended the
   // block. May be null (then the scheduler calls run_thread for each).
   bool (*run_threads)(const void* call, thread_loop& loop) = nullptr;
+  // Whether run_threads calls the kernel by name (direct_kernel_call), so
+  // that the compiler could compile it into the loop: for the kernel report.
+  bool called_by_name = false;
 };
 
 template <class T>
@@ -141,11 +144,7 @@ struct kernel_call : shared_call {
   static void run_thread(const void* self) { call_with_arguments(*of(self), std::index_sequence_for<Params...>{}); }
   static bool run_threads(const void* self, thread_loop& loop) {
     const kernel_call& call = *of(self);
-    do {
-      call_with_arguments(call, std::index_sequence_for<Params...>{});
-      loop.thread_ended();
-    } while (loop.take_next());
-    return loop.record_exits(loop) == thread_loop::after_exit::block_ended;
+    return loop.run([&] { call_with_arguments(call, std::index_sequence_for<Params...>{}); });
   }
   // Calls the function through the signature the ABI gives it (clang's
   // -fsanitize=function would call that a mismatch); each parameter is the
@@ -182,6 +181,54 @@ struct kernel_call : shared_call {
     return {&run_thread, static_cast<call_reference&&>(call), function, name, &pointer_arguments, thread_loop_of()};
   }
 };
+
+// A launch whose kernel the launch names (`k<<<...>>>` through cusim-cc,
+// for a function it knows is a kernel): the thread loop calls it through
+// `Direct`, a lambda that calls it by name, so the compiler sees the
+// kernel's code inside the loop over threads and may inline it (the index
+// then lives in registers between threads). The call is the same: the
+// arguments are the stored ones, copied into the parameters. A kernel with a
+// parameter passed by address keeps the call through the pointer (a call by
+// name would run the parameter's copy constructor, which CUDA does not).
+template <class Direct, class... Params>
+struct direct_kernel_call : kernel_call<Params...> {
+  using base = kernel_call<Params...>;
+  static bool run_threads(const void* self, thread_loop& loop) {
+    const base& call = *base::of(self);
+    return loop.run([&] { call_by_name(call, std::index_sequence_for<Params...>{}); });
+  }
+  template <std::size_t... I>
+  CUSIM_ALWAYS_INLINE static void call_by_name(const base& call, std::index_sequence<I...>) {
+    Direct{}(std::get<I>(call.arguments)...);
+  }
+  static kernel_invocation invocation(call_reference call, const char* name) {
+    kernel_invocation invocation = base::invocation(static_cast<call_reference&&>(call), name);
+    if (invocation.run_threads != nullptr) {  // null: hooks (see base)
+      invocation.run_threads = &run_threads;
+      invocation.called_by_name = true;
+    }
+    return invocation;
+  }
+};
+// Where the kernel's own frame matters more than its speed, the loop calls
+// it through the pointer, which keeps the kernel out of the loop's code: in
+// an unoptimised build (cusim-cc defines __CUSIM_KERNEL_FRAMES__ without
+// -O1..3; nothing would be inlined anyway) and under a sanitizer, whose
+// reports name the frame that holds a local variable.
+#if defined(__CUSIM_KERNEL_FRAMES__) || defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kernel_frames_kept = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+inline constexpr bool kernel_frames_kept = true;
+#else
+inline constexpr bool kernel_frames_kept = false;
+#endif
+#else
+inline constexpr bool kernel_frames_kept = false;
+#endif
+template <class Direct, class... Params>
+using call_for = std::conditional_t<kernel_frames_kept || (passed_by_address<Params> || ...), kernel_call<Params...>,
+                                    direct_kernel_call<Direct, Params...>>;
 
 struct launch_shape {
   dim3 grid;

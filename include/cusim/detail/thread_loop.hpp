@@ -1,20 +1,24 @@
 // The loop in which a fiber runs a block's threads one after another (the
 // loop-fiber scheme, docs/design.md), compiled into each kernel's own code
 // (kernel_call::run_threads): between two threads that never wait there is
-// no call through the scheduler, only a few stores and the call of the
-// kernel. The worker sets the loop up and takes its first thread; a thread
-// that waits parks the fiber inside the loop, and another fiber goes on with
-// the threads not yet started, taking them from the same cursor.
+// no call through the scheduler, only a few stores and the kernel's code.
+// The worker sets the loop up and takes its first thread; a thread that
+// waits parks the fiber inside the loop, and another fiber goes on with the
+// threads not yet started, taking them from the same cursor.
 //
-// Exits are recorded in batches. Until this fiber leaves the loop or enters
-// the runtime to wait, no other thread of its block runs, so nothing can
-// tell a thread that has ended from one still running: the loop only counts
-// the threads that ended, and the worker records them (block, warps, barrier,
-// cluster, cooperative grid) when a thread of the loop enters a wait, every
-// warp's worth of threads (which also bounds how late an abort is seen), and
-// when the loop ends. A recorded exit then does what it did when recorded
-// one by one: it may complete a barrier or collective that waited only for
-// it, and an exit while threads wait at a barrier is reported.
+// Until this fiber waits or leaves the loop, no other thread of its block
+// runs: nothing can tell whether the loop has told the block what it did.
+// So it tells it late, and a thread costs a store of its index, its id and
+// the worker's record of it. The block learns
+// - which threads have started (its cursor) when a thread of the loop
+//   enters a wait, every warp's worth of threads, and when the loop ends;
+// - which have ended then too: the loop's threads from the first not yet
+//   recorded (the worker keeps it, with the fiber) up to the running one (which is alive), or through the last one run
+//   (at the loop's end). Recorded late, an exit does what it did recorded at
+//   once: it may complete a barrier or collective that waited only for it,
+//   and an exit while threads wait at a barrier is reported.
+// Every warp's worth is also how late the loop sees that its grid was
+// aborted.
 #pragma once
 #include <cusim/detail/builtins.hpp>
 #include <cusim/detail/config.hpp>
@@ -22,61 +26,77 @@
 namespace cusim::detail {
 
 struct thread_loop {
-  // What the worker tells the loop after a thread's exit.
+  // What the worker tells the loop once it has recorded exits.
   enum class after_exit { next, block_ended, stop };
+  static constexpr unsigned int threads_per_record = 32;  // a warp's
 
-  unsigned int* next_thread;      // the block's first thread not yet started
+  unsigned int* next_thread;      // the block's cursor: its first thread not started, as far as it knows
   unsigned int thread_count;      // the block's
   dim3 block_dim;
   thread_context* thread;         // the running fiber's: the thread it runs now
   unsigned int* running_thread;   // the worker's record of that thread's linear id (watchdog, fault
                                   // reports), read by other OS threads: stored atomically
-  // Records the exits counted so far (see above); block_ended when they
+  // Tells the block what the loop has done (above), `next` the thread about
+  // to start or thread_count at the loop's end; block_ended when the exits
   // ended the block, stop when the grid has been aborted.
-  after_exit (*record_exits)(thread_loop& loop);
-  void* worker;                   // the worker's, for record_exits
-  static constexpr unsigned int threads_per_record = 32;  // a warp's
-  unsigned int first_ended = 0;   // threads [first_ended, first_ended + ended) have ended,
-  unsigned int ended = 0;         // their exits not yet recorded
+  after_exit (*record)(thread_loop& loop, unsigned int next);
+  void* worker;                   // the worker's, for record
 
-  // The running thread has returned from the kernel.
-  CUSIM_ALWAYS_INLINE void thread_ended() {
-    if (ended++ == 0) first_ended = thread->linear_tid;
+  // Runs the fiber's thread and the block's next ones, calling the kernel
+  // with `run_kernel()`; true when the last one ended the block.
+  template <class RunKernel>
+  CUSIM_ALWAYS_INLINE bool run(RunKernel run_kernel) {
+    position at = start();
+    do {
+      run_kernel();
+    } while (take_next(at));
+    return record(*this, thread_count) == after_exit::block_ended;
   }
 
-  // Takes the block's next unstarted thread for the fiber, and makes it the
-  // running one; false when every thread has started.
-  CUSIM_ALWAYS_INLINE bool take_next() {
-    const unsigned int t = *next_thread;
+  // The running thread's linear id and index, which the loop keeps in
+  // registers: read back from the context, each thread's would wait for the
+  // previous one's stores to be forwarded, a chain through every thread.
+  // (A wait does not change them: the fiber resumes the same thread.)
+  struct position {
+    unsigned int linear;
+    uint3 index;
+  };
+  position start() const { return {thread->linear_tid, thread->thread_idx}; }
+
+  // After the running thread (at `at`) has returned from the kernel: makes
+  // the block's next unstarted thread the running one; false when every
+  // thread has started (or the grid was aborted).
+  CUSIM_ALWAYS_INLINE bool take_next(position& at) {
+    const unsigned int after = at.linear + 1;
+    // The cursor is behind unless others took threads while this fiber's
+    // thread waited (a wait brings it up to date first).
+    const unsigned int cursor = *next_thread;
+    const unsigned int t = cursor > after ? cursor : after;
     if (t >= thread_count) return false;
-    // Exits are recorded at each warp's start, and whenever the ended
-    // threads would not stay one range (others took threads while this
-    // fiber's thread waited). It cannot end the block: thread t has not run.
-    if (ended != 0 && (t % threads_per_record == 0 || t != first_ended + ended) && record_exits(*this) != after_exit::next) {
-      return false;
-    }
-    *next_thread = t + 1;
+    if ((t % threads_per_record == 0 || t != after) && record(*this, t) != after_exit::next) return false;
+    // Only what changed is stored, to the context and to threadIdx alike.
     thread_context& c = *thread;
-    // The new index is made in registers and stored whole, to the context
-    // and to threadIdx alike: stepping x in memory and then copying x and y
-    // as one 8-byte load made the load wait for the store (no forwarding
-    // across sizes), and so for every store before it, the kernel's
-    // cache-missing ones included: in a streaming kernel, a memory latency
-    // per thread.
-    uint3 index = c.thread_idx;
-    if (t == c.linear_tid + 1) {  // the usual case: the thread after the one that just ended
-      if (++index.x == block_dim.x) {
-        index.x = 0;
-        if (++index.y == block_dim.y) {
-          index.y = 0;
-          ++index.z;
+    if (t == after) {
+      const unsigned int x = at.index.x + 1;
+      if (x != block_dim.x) {  // the usual case
+        at.index.x = x;
+        c.thread_idx.x = x;
+        threadIdx.x = x;
+      } else {
+        at.index = {0, at.index.y + 1, at.index.z};
+        if (at.index.y == block_dim.y) {
+          at.index.y = 0;
+          ++at.index.z;
         }
+        c.thread_idx = at.index;
+        threadIdx = at.index;
       }
     } else {  // others took the threads in between, while this fiber's thread waited
-      index = uint3{t % block_dim.x, t / block_dim.x % block_dim.y, t / (block_dim.x * block_dim.y)};
+      at.index = {t % block_dim.x, t / block_dim.x % block_dim.y, t / (block_dim.x * block_dim.y)};
+      c.thread_idx = at.index;
+      threadIdx = at.index;
     }
-    c.thread_idx = index;
-    threadIdx = index;
+    at.linear = t;
     c.linear_tid = t;
     c.last_error = 0;
     __atomic_store_n(running_thread, t, __ATOMIC_RELAXED);

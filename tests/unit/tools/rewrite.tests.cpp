@@ -19,6 +19,36 @@ TEST_CASE("cusim-cc rewrite: launches become cusim launches with the kernel's na
                  "launch_named(\"k\", k,  (n + 255) / 256, 256 )"));
 }
 
+TEST_CASE("cusim-cc rewrite: a launch of a kernel the file declares calls it by name; one through a pointer does not",
+          "[tools][rewrite][quick]") {
+  const std::string kernels =
+      "__cusim_global__ void k(int* p) {}\nnamespace ns { template <int N> __cusim_global__ void t(int* p) {} }\n";
+  const auto by_name = [](const std::string& callee) {
+    return ".calling_by_name([](const auto&... __cusim_arguments) { (" + callee + ")(__cusim_arguments...); })(p);";
+  };
+  const std::string out = rewrite_translation_unit(
+      kernels + "void f(void (*fp)(int*)) {\n  k<<<1, 2>>>(p);\n  ns::t<3><<<1, 2>>>(p);\n  fp<<<1, 2>>>(p);\n}\n");
+  CHECK(contains(out, "launch_named(\"k\", k, 1, 2)" + by_name("k")));
+  CHECK(contains(out, "launch_named(\"ns::t\", ns::t<3>, 1, 2)" + by_name("ns::t<3>")));
+  CHECK(contains(out, "launch_named(\"fp\", fp, 1, 2)(p);"));
+  // Where the name may be a variable's, the lambda could not name it: the
+  // launch keeps the pointer. (`a` in a template argument is no problem.)
+  const std::pair<const char*, bool> cases[] = {
+      {"void g(void (*k)(int*)) { k<<<1, 2>>>(p); }", false},                        // a parameter
+      {"void g() { auto k = &other; k<<<1, 2>>>(p); }", false},                      // a local variable
+      {"void g() { void (*k)(int*) = nullptr; k<<<1, 2>>>(p); }", false},            // a local pointer
+      {"void g() { [](auto k) { k<<<1, 2>>>(p); }(&other); }", false},               // a lambda's parameter
+      {"struct S { void (*k)(int*); void g() { k<<<1, 2>>>(p); } };", false},        // in a member function
+      {"void S::g() { k<<<1, 2>>>(p); }", false},                                    // out of its class
+      {"void g() { cudaFuncSetAttribute(k, a, 0); k<<<1, 2>>>(p); }", true},         // k used, not declared
+      {"void g() { constexpr int a = 4; ns::t<a><<<1, 2>>>(p); }", true},            // qualified
+  };
+  for (const auto& [text, direct] : cases) {
+    INFO(text);
+    CHECK(contains(rewrite_translation_unit(kernels + text + "\n"), ".calling_by_name(") == direct);
+  }
+}
+
 TEST_CASE("cusim-cc rewrite: strings, comments of the preprocessor and >>> in templates are left alone",
           "[tools][rewrite][quick]") {
   const std::string text = "const char* s = \"k<<<1,1>>>()\"; std::vector<std::vector<std::vector<int>>> v;";
