@@ -625,18 +625,21 @@ bool worker::run_thread_loop(fiber& self, block_state& block, const kernel_invoc
 thread_loop::after_exit worker::record_loop(thread_loop& loop, unsigned int next) {
   worker& self = *static_cast<worker*>(loop.worker);
   block_state& block = *loop.thread->block;
-  fiber& f = *loop.thread->self;
-  const unsigned int first = f.loop_first_unrecorded;
-  const unsigned int end = loop.thread->linear_tid + 1;  // the running thread has ended
-  if (next < loop.thread_count) {
-    *loop.next_thread = next + 1;  // `next` starts now
-    f.loop_first_unrecorded = next;
-  } else {
-    *loop.next_thread = loop.thread_count;
+  const bool starts_one = next < loop.thread_count;
+  *loop.next_thread = starts_one ? next + 1 : loop.thread_count;  // `next` starts now
+  // The running thread has ended. (After a stop, the loop's final record
+  // finds nothing: the first unrecorded is past it.)
+  const unsigned int end = loop.thread->linear_tid + 1;
+  if (self.record_loop_exits(*loop.thread->self, block, end, starts_one ? next : end)) {
+    return thread_loop::after_exit::block_ended;
   }
-  // (After a stop, the loop's final record finds nothing: first >= end.)
-  if (first < end && self.threads_ended(block, first, end - first)) return thread_loop::after_exit::block_ended;
   return block.grid().aborted() ? thread_loop::after_exit::stop : thread_loop::after_exit::next;
+}
+
+bool worker::record_loop_exits(fiber& self, block_state& block, unsigned int end, unsigned int first_after) {
+  const unsigned int first = self.loop_first_unrecorded;
+  self.loop_first_unrecorded = first_after;
+  return first < end && threads_ended(block, first, end - first);
 }
 
 void worker::record_loop_progress_slowly(fiber& self) {
@@ -644,11 +647,7 @@ void worker::record_loop_progress_slowly(fiber& self) {
   const unsigned int running = self.thread.linear_tid;  // alive: it enters a wait
   unsigned int& cursor = *block.thread_cursor();
   if (cursor <= running) cursor = running + 1;
-  const unsigned int first = self.loop_first_unrecorded;
-  if (first < running) {
-    self.loop_first_unrecorded = running;
-    threads_ended(block, first, running - first);
-  }
+  record_loop_exits(self, block, running, running);  // cannot end the block: `running` has not ended
 }
 
 // The usual exit (nothing of the block waits: no barrier gathering, no

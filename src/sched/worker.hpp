@@ -166,6 +166,10 @@ class worker {
     if (self.in_loop && self.loop_first_unrecorded != self.thread.linear_tid) record_loop_progress_slowly(self);
   }
   void record_loop_progress_slowly(fiber& self);
+  // Both: records the exits of the fiber's loop from its first unrecorded
+  // thread up to `end` (not included), and makes `first_after` the first
+  // unrecorded; true when they ended the block.
+  bool record_loop_exits(fiber& self, block_state& block, unsigned int end, unsigned int first_after);
   // Accounts for the exits of threads [first, first + count) of `block`;
   // true when they ended it.
   bool threads_ended(block_state& block, unsigned int first, unsigned int count);

@@ -13,10 +13,11 @@
 // - which threads have started (its cursor) when a thread of the loop
 //   enters a wait, every warp's worth of threads, and when the loop ends;
 // - which have ended then too: the loop's threads from the first not yet
-//   recorded (the worker keeps it, with the fiber) up to the running one (which is alive), or through the last one run
-//   (at the loop's end). Recorded late, an exit does what it did recorded at
-//   once: it may complete a barrier or collective that waited only for it,
-//   and an exit while threads wait at a barrier is reported.
+//   recorded (the worker keeps it, with the fiber) up to the running one
+//   (which is alive), or through the last one run (at the loop's end).
+//   Recorded late, an exit does what it did recorded at once: it may
+//   complete a barrier or collective that waited only for it, and an exit
+//   while threads wait at a barrier is reported.
 // Every warp's worth is also how late the loop sees that its grid was
 // aborted.
 #pragma once
