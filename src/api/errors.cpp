@@ -18,11 +18,17 @@ thread_local cudaError_t host_last_error = cudaSuccess;
 // running CUDA thread's own (the device runtime keeps one per thread).
 struct last_error_slot {
   static cudaError_t get() {
-    return current_thread != nullptr ? static_cast<cudaError_t>(current_thread->last_error) : host_last_error;
+    if (current_thread == nullptr) return host_last_error;
+    const thread_context& t = *current_thread;
+    return t.last_error_thread == t.linear_tid ? static_cast<cudaError_t>(t.last_error) : cudaSuccess;
   }
   static void set(cudaError_t e) {
-    if (current_thread != nullptr) current_thread->last_error = e;
-    else host_last_error = e;
+    if (current_thread != nullptr) {
+      current_thread->last_error = e;
+      current_thread->last_error_thread = current_thread->linear_tid;
+    } else {
+      host_last_error = e;
+    }
   }
 };
 std::atomic<cudaError_t> sticky{cudaSuccess};

@@ -46,6 +46,7 @@ struct kernel_facts {
   stack_use stacks;
   std::string threads_run_by;  // the kernel's loop, or the scheduler and why
   const char* kernel_called = "";  // by_name (direct_kernel_call) or through_pointer
+  bool never_waits = false;        // in the kernel's loop, row by row (the front end's facts)
   const char* runner;          // the same as a JSON value
 };
 
@@ -71,11 +72,13 @@ kernel_facts facts_of(const grid_job& grid, std::chrono::steady_clock::duration 
   f.runner = why_scheduler.empty() ? "kernel_loop" : "scheduler";
   const bool by_name = why_scheduler.empty() && grid.invocation().called_by_name;
   f.kernel_called = by_name ? "by_name" : "through_pointer";
+  f.never_waits = why_scheduler.empty() && grid.kernel().threads_never_wait.load(std::memory_order_relaxed);
   f.threads_run_by = why_scheduler.empty()
-                         ? fmt::format("run one after another in the kernel's own loop, which calls it {}, each on a "
-                                       "fiber of its own once it waits",
+                         ? fmt::format("run one after another in the kernel's own loop, which calls it {}, {}",
                                        by_name ? "by name (compiled into the loop where the compiler inlines it)"
-                                               : "through its pointer")
+                                               : "through its pointer",
+                                       f.never_waits ? "row by row: cusim-cc's front end found that they never wait"
+                                                     : "each on a fiber of its own once it waits")
                          : "started one at a time by the scheduler (" + why_scheduler + ")";
   f.dynamic_shared = shape.dynamic_shared_bytes;
   const void* function = grid.invocation().function;
@@ -100,12 +103,14 @@ void write_json(const grid_job& grid, const kernel_facts& f, cudaError_t outcome
       "\"warps_per_multiprocessor\": {}, \"occupancy_percent\": {:.1f}, \"limited_by\": \"{}\", "
       "\"barriers\": {}, \"warp_collectives\": {}, \"atomics\": {}, \"fences\": {}, \"device_launches\": {}, "
       "\"device_grids\": {}, \"deepest_nesting\": {}, \"stack_used_bytes\": {}, \"stack_bytes\": {}, "
-      "\"threads_run_by\": \"{}\", \"kernel_called\": \"{}\", \"result\": \"{}\", \"wall_ms\": {:.3f}}}\n",
+      "\"threads_run_by\": \"{}\", \"kernel_called\": \"{}\", \"threads_never_wait\": {}, \"result\": \"{}\", "
+      "\"wall_ms\": {:.3f}}}\n",
       f.name, json_dims(shape.grid), json_dims(shape.block), json_dims(shape.cluster), f.threads, f.warps,
       f.idle_lanes, f.static_shared, f.dynamic_shared, f.registers.per_thread, active_profile().id,
       f.fit.blocks_per_multiprocessor, f.warps_per_multiprocessor, f.occupancy_percent, limit_name(f.fit.limited_by),
       a.barriers, a.warp_collectives, a.atomics, a.fences, a.device_launches, f.device_grids, f.deepest,
-      f.stacks.deepest, f.stacks.size, f.runner, f.kernel_called, cudaGetErrorName(outcome), f.wall_ms);
+      f.stacks.deepest, f.stacks.size, f.runner, f.kernel_called, f.never_waits, cudaGetErrorName(outcome),
+      f.wall_ms);
   // One write, so that lines from several device threads never interleave.
   platform::write_to_stderr(line);
 }

@@ -36,6 +36,11 @@ registry& the_registry() {
   static registry r;
   return r;
 }
+
+void note_facts(kernel_info& kernel, const front_end_facts& facts) {
+  kernel.note_static_shared(facts.static_shared_bytes);
+  kernel.threads_never_wait.store(!facts.waits && !facts.spins && !facts.launches, std::memory_order_relaxed);
+}
 }  // namespace
 
 kernel_info& kernel_record(const void* function) {
@@ -45,9 +50,7 @@ kernel_info& kernel_record(const void* function) {
   if (!slot) {
     slot = std::make_unique<kernel_info>();
     // Known before the first launch when the front end registered it.
-    if (const auto it = r.facts.find(function); it != r.facts.end()) {
-      slot->static_shared.store(it->second.static_shared_bytes, std::memory_order_relaxed);
-    }
+    if (const auto it = r.facts.find(function); it != r.facts.end()) note_facts(*slot, it->second);
   }
   return *slot;
 }
@@ -74,7 +77,7 @@ void register_front_end_facts_locked(registry& r, const void* kernel, const fron
     known.launches |= facts.launches;
     known.dynamic_shared |= facts.dynamic_shared;
   }
-  if (const auto it = r.kernels.find(kernel); it != r.kernels.end()) it->second->note_static_shared(facts.static_shared_bytes);
+  if (const auto k = r.kernels.find(kernel); k != r.kernels.end()) note_facts(*k->second, it->second);
 }
 }  // namespace
 

@@ -17,6 +17,10 @@ struct kernel_info {
   // Cluster attributes set with cudaFuncSetAttribute.
   std::atomic<unsigned int> required_cluster[3] = {0, 0, 0};
   std::atomic<bool> non_portable_cluster_size{false};
+  // cusim-cc's front end found that no thread of the kernel waits for
+  // others, steps aside (atomics, fences, sleeps) or launches grids: its
+  // blocks run as plain loops (include/cusim/detail/thread_loop.hpp).
+  std::atomic<bool> threads_never_wait{false};
 
   void note_static_shared(std::size_t bytes) {
     std::size_t seen = static_shared.load(std::memory_order_relaxed);

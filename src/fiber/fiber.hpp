@@ -48,6 +48,7 @@ class fiber {
   // the loop's first thread whose exit the block has not been told: beside the
   // fields every wait touches, not in the loop's frame on its stack.
   bool in_loop = false;
+  bool loop_never_waits = false;  // the loop's thread_loop::threads_never_wait
   unsigned int loop_first_unrecorded = 0;
   std::size_t block_slot = 0;       // its index in its block's list of fibers (block_state::fibers)
   warp_result warp_outcome{};        // handed over by whoever completed the warp collective it waited at

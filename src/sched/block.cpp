@@ -56,8 +56,16 @@ void block_state::arena_deleter::operator()(std::byte* arena) const {
 }
 
 void block_state::start(grid_job& grid, std::uint64_t linear) {
-  static std::atomic<std::uint64_t> next_serial{1};
-  serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
+  // Unique in the process; taken by the thousand, so that workers starting
+  // blocks do not contend for the counter at each one.
+  static std::atomic<std::uint64_t> next_batch{1};
+  static thread_local std::uint64_t next_serial = 0, batch_end = 0;
+  constexpr std::uint64_t batch = 1024;
+  if (next_serial == batch_end) {
+    next_serial = next_batch.fetch_add(batch, std::memory_order_relaxed);
+    batch_end = next_serial + batch;
+  }
+  serial_ = next_serial++;
   grid_ = &grid;
   linear_ = linear;
   block_idx_ = grid.block_index(linear);
@@ -117,8 +125,8 @@ bool block_state::take_thread_afresh(thread_context& thread) {
   if (thread.linear_tid == UINT_MAX) starter_queued = false;  // the fresh fiber has started
   const unsigned int t = thread_order_.empty() ? taken : thread_order_[taken];
   const dim3 dim = grid_->shape().block;
-  thread.thread_idx = uint3{t % dim.x, t / dim.x % dim.y, t / (dim.x * dim.y)};
-  thread.linear_tid = t;
+  thread.thread_idx = t < dim.x ? uint3{t, 0, 0} : uint3{t % dim.x, t / dim.x % dim.y, t / (dim.x * dim.y)};
+  set_linear_tid(thread, t);
   thread.last_error = 0;
   thread.block = this;
   thread.activity = &activity_;

@@ -178,7 +178,7 @@ class block_state {
         ++thread.thread_idx.z;
       }
     }
-    thread.linear_tid = next_thread_++;
+    set_linear_tid(thread, next_thread_++);
     thread.last_error = 0;
   }
   unsigned int exited_ = 0;

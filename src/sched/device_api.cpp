@@ -204,9 +204,10 @@ extern "C" [[noreturn]] void __assert_fail(const char* assertion, const char* fi
   if (w != nullptr && current_thread != nullptr) {
     const thread_context& t = *current_thread;
     std::fflush(stdout);
+    const uint3 index = thread_index_of(t);
     std::fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line,
-                 function, t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x, t.thread_idx.y,
-                 t.thread_idx.z, assertion);
+                 function, t.block_idx.x, t.block_idx.y, t.block_idx.z, index.x, index.y,
+                 index.z, assertion);
     note_schedule_for_replay();
     std::fflush(stderr);
     t.block->grid().abort(cudaErrorAssert);

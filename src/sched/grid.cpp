@@ -28,6 +28,8 @@ grid_job::grid_job(const launch_shape& shape, kernel_invocation invocation, kern
 }
 
 uint3 grid_job::block_index(std::uint64_t linear) const {
+  // Every block starts here: without divisions for a one-dimensional grid.
+  if (shape_.grid.y == 1 && shape_.grid.z == 1) return uint3{static_cast<unsigned>(linear), 0, 0};
   const std::uint64_t gx = shape_.grid.x, gy = shape_.grid.y;
   return uint3{static_cast<unsigned>(linear % gx), static_cast<unsigned>(linear / gx % gy),
                static_cast<unsigned>(linear / (gx * gy))};
@@ -35,6 +37,7 @@ uint3 grid_job::block_index(std::uint64_t linear) const {
 
 std::uint64_t grid_job::cluster_block_linear(std::uint64_t cluster, unsigned int rank) const {
   const dim3 c = shape_.cluster, g = shape_.grid;
+  if (c.x == 1 && c.y == 1 && c.z == 1) return cluster;  // every block its own cluster: the usual launch
   const std::uint64_t across_x = g.x / c.x, across_y = g.y / c.y;
   const std::uint64_t cx = cluster % across_x, cy = cluster / across_x % across_y, cz = cluster / (across_x * across_y);
   const std::uint64_t bx = cx * c.x + rank % c.x, by = cy * c.y + rank / c.x % c.y, bz = cz * c.z + rank / (c.x * c.y);
@@ -54,15 +57,15 @@ std::string grid_job::kernel_name() const {
 }
 
 void grid_job::add_activity(const block_activity& block) {
-  std::lock_guard lock(activity_mutex_);
-  activity_ += block;
-  ++finished_blocks_;
+  // Most blocks of most kernels have nothing to add: no lock for them.
+  if (block != block_activity{}) {
+    std::lock_guard lock(activity_mutex_);
+    activity_ += block;
+  }
+  finished_blocks_.fetch_add(1, std::memory_order_relaxed);
 }
 
-std::uint64_t grid_job::finished_blocks() const {
-  std::lock_guard lock(activity_mutex_);
-  return finished_blocks_;
-}
+std::uint64_t grid_job::finished_blocks() const { return finished_blocks_.load(std::memory_order_relaxed); }
 
 block_activity grid_job::activity() const {
   std::lock_guard lock(activity_mutex_);

@@ -162,7 +162,7 @@ class grid_job {
   std::vector<child_launch> tail_launches_;
   mutable std::mutex activity_mutex_;
   block_activity activity_;
-  std::uint64_t finished_blocks_ = 0;
+  std::atomic<std::uint64_t> finished_blocks_{0};  // the progress line reads it while the grid runs
   std::chrono::steady_clock::time_point made_ = std::chrono::steady_clock::now();
   std::mutex reported_mutex_;
   std::set<std::tuple<const char*, unsigned int, int>> reported_sites_;

@@ -41,10 +41,11 @@ extern "C" void __asan_on_error() {
   const std::string where = address == nullptr ? std::string() : describe_device_address(address);
   const std::string what = where.empty() ? std::string() : fmt::format(" {} is {}.", address, where);
   if (const thread_context* t = current_thread) {
+    const uint3 index = thread_index_of(*t);
     report("memory error in kernel {}, block ({},{},{}), thread ({},{},{}): the bad access is the one at the top "
            "of the stack below.{}",
-           t->block->grid().kernel_name(), t->block_idx.x, t->block_idx.y, t->block_idx.z, t->thread_idx.x,
-           t->thread_idx.y, t->thread_idx.z, what);
+           t->block->grid().kernel_name(), t->block_idx.x, t->block_idx.y, t->block_idx.z, index.x,
+           index.y, index.z, what);
     note_schedule_for_replay();
   } else if (!what.empty()) {
     report("memory error in host code:{}", what);

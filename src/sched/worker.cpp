@@ -97,6 +97,7 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
   }
   race::acquire(grid.race_done_token());  // and the kernel before what follows its completion
   activity_.busy.store(false, std::memory_order_relaxed);
+  activity_.running_thread.store(nullptr, std::memory_order_relaxed);  // its fiber may go with the next grid's settings
   grid_ = nullptr;
   this_worker = nullptr;
   current_thread = nullptr;
@@ -151,7 +152,7 @@ void worker::start_fiber_for(block_state& block, bool run_next) {
     f = fibers_.back().get();
   }
   f->thread.block = &block;
-  f->thread.linear_tid = UINT_MAX;  // no previous thread to step from
+  set_linear_tid(f->thread, UINT_MAX);  // no previous thread to step from
   block.add_fiber(*f);
   block.starter_queued = true;
   if (run_next) ready_.push_front(f); else ready_.push_back(f);
@@ -247,12 +248,13 @@ void worker::grid_barrier(const char* file, unsigned int line) {
   if (block.grid().aborted()) abandon_thread();
   if (!block.grid().shape().cooperative) {
     const thread_context& t = self.thread;
+    const uint3 index = thread_index_of(t);
     if (block.grid().first_report_at(file, line)) report("kernel {}: block ({},{},{}), thread ({},{},{}): grid.sync() at {}:{} in a grid that was not launched "
            "cooperatively (cudaLaunchCooperativeKernel, or cudaLaunchKernelEx with cudaLaunchAttributeCooperative): "
            "its blocks need not be resident together, and on a GPU the call is undefined. The grid stops "
            "(cudaErrorLaunchFailure).",
-           block.grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x, t.thread_idx.y,
-           t.thread_idx.z, file, line);
+           block.grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, index.x, index.y,
+           index.z, file, line);
     block.grid().abort(cudaErrorLaunchFailure);
     abandon_thread();
   }
@@ -276,8 +278,9 @@ void worker::fail_in_kernel(fmt::format_string<Args...> format, Args&&... args) 
 
 void worker::fail_grid(const std::string& problem, cudaError_t error) {
   const thread_context& t = running_->thread;
+  const uint3 index = thread_index_of(t);
   report("kernel {}: block ({},{},{}), thread ({},{},{}): {} The grid stops ({}).", t.block->grid().kernel_name(),
-         t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x, t.thread_idx.y, t.thread_idx.z, problem,
+         t.block_idx.x, t.block_idx.y, t.block_idx.z, index.x, index.y, index.z, problem,
          cudaGetErrorName(error));
   note_schedule_for_replay();
   t.block->grid().abort(error);
@@ -442,7 +445,7 @@ void bump(std::atomic<std::uint64_t>& counter, std::uint64_t by = 1) {
 void worker::note_running(const thread_context& t) {
   if (t.block != nullptr) {
     activity_.block_linear.store(t.block->linear_index(), std::memory_order_relaxed);
-    activity_.thread_linear.store(t.linear_tid, std::memory_order_relaxed);
+    activity_.running_thread.store(&t, std::memory_order_relaxed);
   }
 }
 
@@ -489,7 +492,7 @@ void worker::hand_over(fiber& self, fiber* next) {
       publish_builtins(next->thread);
     } else {
       // The same block: only the thread differs.
-      activity_.thread_linear.store(next->thread.linear_tid, std::memory_order_relaxed);
+      activity_.running_thread.store(&next->thread, std::memory_order_relaxed);
       threadIdx = next->thread.thread_idx;
     }
     running_ = next;
@@ -536,9 +539,10 @@ void worker::report_escaped_exception() {
   } catch (...) {
   }
   const thread_context& t = running_->thread;
+  const uint3 index = thread_index_of(t);
   report("kernel {}: block ({},{},{}), thread ({},{},{}): a C++ exception escaped the kernel: {}",
-         t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x,
-         t.thread_idx.y, t.thread_idx.z, what);
+         t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, index.x,
+         index.y, index.z, what);
   note_schedule_for_replay();
 }
 
@@ -575,7 +579,6 @@ bool worker::run_threads(fiber& self, block_state& block) {
       publish_builtins(self.thread);
       published = true;
     }
-    activity_.thread_linear.store(self.thread.linear_tid, std::memory_order_relaxed);
     if (!run_one_thread(kernel.run_thread, call)) {
       // The exception is gone: leave the handler before leaving the fiber,
       // since the C++ runtime's record of caught exceptions is per OS thread.
@@ -590,24 +593,22 @@ bool worker::run_threads(fiber& self, block_state& block) {
 
 grid_job::thread_start grid_job::how_threads_start() const {
   if (race::enabled) return thread_start::race_checking;
-  if (!schedule_is_default()) return thread_start::schedule_policy;
+  if (scheduled_) return thread_start::schedule_policy;  // (read at the launch: every block asks)
   return invocation_.run_threads != nullptr ? thread_start::kernel_loop : thread_start::instrumented;
 }
 
 bool worker::run_thread_loop(fiber& self, block_state& block, const kernel_invocation& kernel) {
   if (block.grid().aborted() || !block.take_thread(self.thread)) return false;
   publish_builtins(self.thread);
-  activity_.thread_linear.store(self.thread.linear_tid, std::memory_order_relaxed);
-  static_assert(sizeof(std::atomic<unsigned int>) == sizeof(unsigned int) && std::atomic<unsigned int>::is_always_lock_free,
-                "thread_loop stores the running thread through a plain pointer, atomically");
   thread_loop loop{block.thread_cursor(),
                    block.thread_count(),
                    self.thread.block_dim,
                    &self.thread,
-                   reinterpret_cast<unsigned int*>(&activity_.thread_linear),
                    &record_loop,
-                   this};
+                   this,
+                   block.grid().kernel().threads_never_wait.load(std::memory_order_relaxed)};
   self.in_loop = true;
+  self.loop_never_waits = loop.threads_never_wait;
   self.loop_first_unrecorded = self.thread.linear_tid;
   try {
     const bool block_ended = kernel.run_threads(kernel.call.get(), loop);
@@ -640,6 +641,15 @@ bool worker::record_loop_exits(fiber& self, block_state& block, unsigned int end
   const unsigned int first = self.loop_first_unrecorded;
   self.loop_first_unrecorded = first_after;
   return first < end && threads_ended(block, first, end - first);
+}
+
+void worker::fail_wait_against_facts() {
+  fail_grid("it comes to a wait (a barrier, a warp collective, an atomic, a fence or a device-side sync), though "
+            "cusim-cc's front end found that the kernel's threads never wait, and cusim runs them one after another. "
+            "This is a bug in cusim-cc: please report it with the kernel. Building the file with "
+            "CUSIM_CC_KERNEL_FACTS=0 in cusim-cc's environment avoids it.",
+            cudaErrorLaunchFailure);
+  abandon_thread();
 }
 
 void worker::record_loop_progress_slowly(fiber& self) {
@@ -753,26 +763,28 @@ void worker::check_barrier_arrival(block_state& block, const char* file, unsigne
   if (block.barrier_file == nullptr) {
     block.barrier_file = file;
     block.barrier_line = line;
-    block.barrier_first_thread = t.thread_idx;
+    block.barrier_first_thread = thread_index_of(t);
   } else if (block.barrier_line != line ||
              (block.barrier_file != file && std::strcmp(block.barrier_file, file) != 0)) {
     // (The test above costs every arrival at the same site two compares; a
     // string compare only for two copies of one file's name.)
     const uint3 b = t.block_idx, first = block.barrier_first_thread;
+    const uint3 index = thread_index_of(t);
     if (grid.first_report_at(file, line, /*kind: two sites*/ 1)) check_failed(grid, fmt::format(
         "kernel {}: block ({},{},{}): thread ({},{},{}) reaches __syncthreads at {}:{} while thread ({},{},{}) waits "
         "at the one at {}:{}. From sm_70 on a GPU counts them as one barrier and goes on (so does cusim); older "
         "GPUs hang, and code that expects each barrier to order its own part of the kernel is wrong.",
-        grid.kernel_name(), b.x, b.y, b.z, t.thread_idx.x, t.thread_idx.y, t.thread_idx.z, file, line, first.x,
+        grid.kernel_name(), b.x, b.y, b.z, index.x, index.y, index.z, file, line, first.x,
         first.y, first.z, block.barrier_file, block.barrier_line));
   }
   if (block.exited_threads() > 0 && grid.first_report_at(file, line, /*kind: threads gone*/ 2)) {
     const uint3 b = t.block_idx;
+    const uint3 index = thread_index_of(t);
     check_failed(grid, fmt::format(
         "kernel {}: block ({},{},{}): thread ({},{},{}) waits at __syncthreads at {}:{}, but {} of the block's {} "
         "threads have exited without reaching it (an early return?). From sm_70 on exited threads do not hold a "
         "barrier and the block goes on (so does cusim), but what they would have written before it is missing.",
-        grid.kernel_name(), b.x, b.y, b.z, t.thread_idx.x, t.thread_idx.y, t.thread_idx.z, file, line,
+        grid.kernel_name(), b.x, b.y, b.z, index.x, index.y, index.z, file, line,
         block.exited_threads(), block.thread_count()));
   }
 }
@@ -871,10 +883,11 @@ void worker::spin_point() {
 
 void worker::fail_warp_call(const warp_call& call, const std::string& problem) {
   const thread_context& t = running_->thread;
+  const uint3 index = thread_index_of(t);
   report("kernel {}: block ({},{},{}), thread ({},{},{}) (warp {}, lane {}): {} at {}:{}: {}. The grid stops "
          "(cudaErrorLaunchFailure).",
-         t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, t.thread_idx.x, t.thread_idx.y,
-         t.thread_idx.z, t.linear_tid / lanes_per_warp, t.linear_tid % lanes_per_warp, warp_op_name(call.op),
+         t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, index.x, index.y,
+         index.z, t.linear_tid / lanes_per_warp, t.linear_tid % lanes_per_warp, warp_op_name(call.op),
          call.file, call.line, problem);
   note_schedule_for_replay();
   t.block->grid().abort(cudaErrorLaunchFailure);

@@ -31,7 +31,9 @@ struct worker_activity {
   std::atomic<std::uint64_t> switches{0};      // fiber switches
   std::atomic<std::uint64_t> exits{0};         // CUDA threads finished
   std::atomic<std::uint64_t> block_linear{0};  // the running thread's block
-  std::atomic<unsigned int> thread_linear{0};  // and its linear thread id
+  // and the thread (its context's linear_tid, which the kernel's loop
+  // changes without telling the worker; null between grids)
+  std::atomic<const thread_context*> running_thread{nullptr};
   std::atomic<bool> busy{false};               // running a grid (an idle worker is not stalled)
 };
 
@@ -160,12 +162,19 @@ class worker {
   // thread enters a wait: called on entry to every wait, since the waits'
   // arrivals count the block's exits and a waiting thread's fiber hands
   // the threads not started to another.
+  // It also stores the thread's index in its context, where the worker
+  // reads it once the fiber has parked (the loop keeps only threadIdx).
   // Inline, the usual case: the thread waited before, so all is recorded
   // (its first exit to record is its own, and the cursor is past it).
   void record_loop_progress(fiber& self) {
-    if (self.in_loop && self.loop_first_unrecorded != self.thread.linear_tid) record_loop_progress_slowly(self);
+    if (!self.in_loop) return;
+    if (self.loop_never_waits) fail_wait_against_facts();
+    self.thread.thread_idx = threadIdx;
+    if (self.loop_first_unrecorded != self.thread.linear_tid) record_loop_progress_slowly(self);
   }
   void record_loop_progress_slowly(fiber& self);
+  // A thread of a kernel the front end found never waits has come to a wait.
+  [[noreturn]] void fail_wait_against_facts();
   // Both: records the exits of the fiber's loop from its first unrecorded
   // thread up to `end` (not included), and makes `first_after` the first
   // unrecorded; true when they ended the block.

@@ -30,25 +30,41 @@ struct block_activity {
     device_launches += other.device_launches;
     return *this;
   }
+  bool operator!=(const block_activity& other) const {
+    return atomics != other.atomics || fences != other.fences || barriers != other.barriers ||
+           warp_collectives != other.warp_collectives || device_launches != other.device_launches;
+  }
 };
 
 // What one CUDA thread sees of itself. Owned by the fiber running the thread:
-// a loop fiber rewrites thread_idx for each thread it runs in turn.
+// a loop fiber rewrites it for each thread it runs in turn.
 struct thread_context {
+  // The thread's index while it does not run. The running thread's is
+  // threadIdx, which the kernel's loop keeps (thread_loop.hpp), storing this
+  // copy only when the thread waits: thread_index_of reads the right one.
   uint3 thread_idx;
   uint3 block_idx;
   dim3 block_dim;
   dim3 grid_dim;
-  unsigned int linear_tid;  // threadIdx.x + threadIdx.y*Dx + threadIdx.z*Dx*Dy
-  // Device-side cudaGetLastError: each CUDA thread has its own. Beside
-  // linear_tid, so that a new thread's two (its id, no error) are one store.
+  // threadIdx.x + threadIdx.y*Dx + threadIdx.z*Dx*Dy. The watchdog reads
+  // the running thread's from another OS thread: stored with set_linear_tid.
+  unsigned int linear_tid;
+  // Device-side cudaGetLastError: each CUDA thread has its own, which is
+  // last_error when last_error_thread is the thread's linear_tid (so that a
+  // loop starting the next thread need not clear it) and cudaSuccess else.
   int last_error;
+  unsigned int last_error_thread;
   block_state* block;
   block_activity* activity;  // the block's counters
   fiber* self;
 };
 
 extern CUSIM_THREAD_LOCAL thread_context* current_thread;
+
+// Relaxed atomic: a plain store, which the watchdog may read while it happens.
+inline void set_linear_tid(thread_context& t, unsigned int linear) {
+  __atomic_store_n(&t.linear_tid, linear, __ATOMIC_RELAXED);
+}
 
 // Whether the caller runs in a CUDA thread. A __host__ __device__ function
 // whose code depends on __CUDA_ARCH__ holds both passes' bodies and picks
@@ -80,4 +96,6 @@ inline void publish_builtins(const thread_context& t) {
   blockDim = t.block_dim;
   gridDim = t.grid_dim;
 }
+// `t`'s thread index, for reports: threadIdx if `t` runs on this OS thread.
+inline uint3 thread_index_of(const thread_context& t) { return &t == current_thread ? threadIdx : t.thread_idx; }
 }  // namespace cusim::detail

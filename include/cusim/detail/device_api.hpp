@@ -37,7 +37,7 @@ CUSIM_FACT(waits) void grid_barrier(const char* file, unsigned int line);
 // memory: the same variable in the block of rank `rank`, and the rank of
 // the block whose shared memory holds `address`.
 dim3 cluster_dims();
-std::uint64_t cluster_arrive();
+CUSIM_FACT(waits) std::uint64_t cluster_arrive();  // (it counts the block's exits as a wait does)
 CUSIM_FACT(waits) void cluster_wait(std::uint64_t phase);
 std::uint64_t cluster_last_arrival();
 void* cluster_map_shared(void* address, unsigned int rank, const char* file, unsigned int line);

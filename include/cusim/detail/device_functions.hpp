@@ -58,7 +58,11 @@ inline long long clock64() { return cusim::detail::device_clock_cycles(); }
 
 // clock() is C's clock(), which CUDA compiles for the device too: cusim's
 // runtime defines it (src/sched/device_api.cpp) as C's in host code and as
-// the SM clock's low 32 bits, at a spin point, in a kernel.
+// the SM clock's low 32 bits, at a spin point, in a kernel. The front end
+// learns that from this declaration (C's has no mark).
+#if defined(__CUSIM_KERNEL_FACTS__)
+extern "C" CUSIM_FACT(spins) clock_t clock() noexcept;
+#endif
 
 // Loads and stores with cache hints: plain loads and stores on a CPU.
 template <class T>

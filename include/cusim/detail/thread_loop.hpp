@@ -8,18 +8,20 @@
 //
 // Until this fiber waits or leaves the loop, no other thread of its block
 // runs: nothing can tell whether the loop has told the block what it did.
-// So it tells it late, and a thread costs a store of its index, its id and
-// the worker's record of it. The block learns
+// So it tells it late, and a thread costs two stores: threadIdx and its
+// linear id (which the watchdog reads). The context's copy of the index is
+// stored when the thread waits, and its last error is the previous
+// thread's until one is set (thread_context says how). The block learns
 // - which threads have started (its cursor) when a thread of the loop
-//   enters a wait, every warp's worth of threads, and when the loop ends;
+//   enters a wait, every 256 threads, and when the loop ends;
 // - which have ended then too: the loop's threads from the first not yet
 //   recorded (the worker keeps it, with the fiber) up to the running one
 //   (which is alive), or through the last one run (at the loop's end).
 //   Recorded late, an exit does what it did recorded at once: it may
 //   complete a barrier or collective that waited only for it, and an exit
 //   while threads wait at a barrier is reported.
-// Every warp's worth is also how late the loop sees that its grid was
-// aborted.
+// Every 256 threads is also how late the loop sees that its grid was
+// aborted. (Every warp, the records cost W1 a tenth of its time.)
 #pragma once
 #include <cusim/detail/builtins.hpp>
 #include <cusim/detail/config.hpp>
@@ -29,29 +31,68 @@ namespace cusim::detail {
 struct thread_loop {
   // What the worker tells the loop once it has recorded exits.
   enum class after_exit { next, block_ended, stop };
-  static constexpr unsigned int threads_per_record = 32;  // a warp's
+  static constexpr unsigned int threads_per_record = 256;
 
   unsigned int* next_thread;      // the block's cursor: its first thread not started, as far as it knows
   unsigned int thread_count;      // the block's
   dim3 block_dim;
   thread_context* thread;         // the running fiber's: the thread it runs now
-  unsigned int* running_thread;   // the worker's record of that thread's linear id (watchdog, fault
-                                  // reports), read by other OS threads: stored atomically
   // Tells the block what the loop has done (above), `next` the thread about
   // to start or thread_count at the loop's end; block_ended when the exits
   // ended the block, stop when the grid has been aborted.
   after_exit (*record)(thread_loop& loop, unsigned int next);
   void* worker;                   // the worker's, for record
+  // The front end found that no thread of the kernel waits or steps aside
+  // (include/cusim/detail/front_end_facts.hpp): then no other fiber of the
+  // block runs while this loop does, and the loop need not look for threads
+  // others took (the worker fails the grid if one of them waits after all).
+  bool threads_never_wait;
 
   // Runs the fiber's thread and the block's next ones, calling the kernel
   // with `run_kernel()`; true when the last one ended the block.
   template <class RunKernel>
   CUSIM_ALWAYS_INLINE bool run(RunKernel run_kernel) {
-    position at = start();
-    do {
-      run_kernel();
-    } while (take_next(at));
+    if (threads_never_wait) {
+      run_rows(run_kernel);
+    } else {
+      position at = start();
+      do {
+        run_kernel();
+      } while (take_next(at));
+    }
     return record(*this, thread_count) == after_exit::block_ended;
+  }
+
+  // Without waits each thread follows the one before, so the loop runs the
+  // block row by row: along x, a counted loop storing threadIdx.x and the
+  // thread's id; at the end of a row, y and z, and the record when due.
+  template <class RunKernel>
+  CUSIM_ALWAYS_INLINE void run_rows(RunKernel run_kernel) {
+    unsigned int linear = thread->linear_tid;
+    uint3 index = thread->thread_idx;
+    unsigned int unrecorded = 0;
+    for (;;) {
+      for (;;) {
+        run_kernel();
+        ++linear;
+        ++unrecorded;
+        if (++index.x == block_dim.x) break;
+        threadIdx.x = index.x;
+        set_linear_tid(*thread, linear);
+      }
+      if (linear >= thread_count) return;
+      if (unrecorded >= threads_per_record) {
+        if (record(*this, linear) != after_exit::next) return;
+        unrecorded = 0;
+      }
+      index.x = 0;
+      if (++index.y == block_dim.y) {
+        index.y = 0;
+        ++index.z;
+      }
+      threadIdx = index;
+      set_linear_tid(*thread, linear);
+    }
   }
 
   // The running thread's linear id and index, which the loop keeps in
@@ -75,13 +116,11 @@ struct thread_loop {
     const unsigned int t = cursor > after ? cursor : after;
     if (t >= thread_count) return false;
     if ((t % threads_per_record == 0 || t != after) && record(*this, t) != after_exit::next) return false;
-    // Only what changed is stored, to the context and to threadIdx alike.
-    thread_context& c = *thread;
+    // Only what changed is stored.
     if (t == after) {
       const unsigned int x = at.index.x + 1;
       if (x != block_dim.x) {  // the usual case
         at.index.x = x;
-        c.thread_idx.x = x;
         threadIdx.x = x;
       } else {
         at.index = {0, at.index.y + 1, at.index.z};
@@ -89,18 +128,14 @@ struct thread_loop {
           at.index.y = 0;
           ++at.index.z;
         }
-        c.thread_idx = at.index;
         threadIdx = at.index;
       }
     } else {  // others took the threads in between, while this fiber's thread waited
       at.index = {t % block_dim.x, t / block_dim.x % block_dim.y, t / (block_dim.x * block_dim.y)};
-      c.thread_idx = at.index;
       threadIdx = at.index;
     }
     at.linear = t;
-    c.linear_tid = t;
-    c.last_error = 0;
-    __atomic_store_n(running_thread, t, __ATOMIC_RELAXED);
+    set_linear_tid(*thread, t);
     return true;
   }
 };

@@ -57,6 +57,10 @@ __global__ void deep(float* a) { middle(); a[0] = 1; }
 __global__ void shuffles(int* a) { a[threadIdx.x] = __shfl_down_sync(0xffffffffu, a[threadIdx.x], 1); }
 __global__ void grid_wide(int* a) { cg::this_grid().sync(); a[0] = 1; }
 __global__ void counts(int* a) { atomicAdd(a, 1); }
+__global__ void reads_clock(long long* a) { a[0] = clock(); }
+__global__ void reads_clock64(long long* a) { a[0] = clock64(); }
+__global__ void sleeps(int* a) { __nanosleep(10); a[0] = 1; }
+__global__ void fences(int* a) { a[0] = 1; __threadfence(); }
 __global__ void child(int* a) { a[0] = 1; }
 __global__ void parent(int* a) { if (threadIdx.x == 0) child<<<1, 1>>>(a); }
 __global__ void dynamic(float* a) {
@@ -81,6 +85,12 @@ __global__ void recursive(int* a) { a[0] = factorial(a[1]); }
   CHECK(kernel(facts, "grid_wide").waits);
   CHECK(kernel(facts, "counts").spins);
   CHECK_FALSE(kernel(facts, "counts").waits);
+  // Threads that read the clock, sleep or fence step aside: they may wait
+  // for another thread of their block (the runtime's clock(), C's in host code).
+  CHECK(kernel(facts, "reads_clock").spins);
+  CHECK(kernel(facts, "reads_clock64").spins);
+  CHECK(kernel(facts, "sleeps").spins);
+  CHECK(kernel(facts, "fences").spins);
   CHECK(kernel(facts, "parent").launches);
   CHECK_FALSE(kernel(facts, "child").launches);
   CHECK(kernel(facts, "dynamic").dynamic_shared);
