@@ -65,18 +65,19 @@ void register_kernel(const void* kernel, argument_array_launcher launcher, const
 }
 
 namespace {
+// What either says the kernel may do, and the larger size.
+void merge_facts(front_end_facts& known, const front_end_facts& more) {
+  known.static_shared_bytes = std::max(known.static_shared_bytes, more.static_shared_bytes);
+  known.waits |= more.waits;
+  known.spins |= more.spins;
+  known.launches |= more.launches;
+  known.dynamic_shared |= more.dynamic_shared;
+}
+
 void register_front_end_facts_locked(registry& r, const void* kernel, const front_end_facts& facts) {
-  // The same kernel from two objects (a template instantiated in both):
-  // what either says it may do, and the larger size.
+  // The same kernel from two objects (a template instantiated in both).
   auto [it, fresh] = r.facts.try_emplace(kernel, facts);
-  if (!fresh) {
-    front_end_facts& known = it->second;
-    known.static_shared_bytes = std::max(known.static_shared_bytes, facts.static_shared_bytes);
-    known.waits |= facts.waits;
-    known.spins |= facts.spins;
-    known.launches |= facts.launches;
-    known.dynamic_shared |= facts.dynamic_shared;
-  }
+  if (!fresh) merge_facts(it->second, facts);
   if (const auto k = r.kernels.find(kernel); k != r.kernels.end()) note_facts(*k->second, it->second);
 }
 }  // namespace
@@ -93,7 +94,10 @@ void note_kernel_site(const void* kernel, const char* site) {
 void register_front_end_facts_at(const char* site, const front_end_facts& facts) {
   registry& r = the_registry();
   std::lock_guard lock(r.mutex);
-  r.facts_at_sites[site] = facts;
+  // One site in two files (a static kernel in a header, under different
+  // macros): what either file says.
+  auto [known, fresh] = r.facts_at_sites.try_emplace(site, facts);
+  if (!fresh) merge_facts(known->second, facts);
   const auto [first, last] = r.kernel_sites.equal_range(std::string_view(site));
   for (auto it = first; it != last; ++it) register_front_end_facts_locked(r, it->second, facts);
 }

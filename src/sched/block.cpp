@@ -108,6 +108,9 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
 
 void block_state::choose_thread_order() {
   thread_order_.clear();
+  // The grid's, read at its launch, as how its threads start is: a policy
+  // set while it runs does not reorder threads its loop would take in order.
+  if (!grid_->scheduled()) return;
   const schedule_policy& policy = active_schedule();
   if (policy.kind == schedule_kind::in_order) return;
   thread_order_.resize(thread_count_);

@@ -66,6 +66,8 @@ class grid_job {
 
   // Grids in the order they were made: seeds their schedule (sched/schedule.hpp).
   std::uint64_t serial() const { return serial_; }
+  // Whether a schedule policy other than in-order was set at the launch.
+  bool scheduled() const { return scheduled_; }
 
   // Hands out the next block's linear index, in the schedule's order; false
   // when all are taken.

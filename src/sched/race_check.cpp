@@ -67,7 +67,7 @@ void acquire(const void* token) { __tsan_acquire(const_cast<void*>(token)); }
 
 void thread_begins(execution_context& context, const thread_context& t) {
   char name[160];
-  const uint3 index = thread_index_of(t);
+  const uint3 index = t.thread_idx;  // (threadIdx is not yet the new thread's; race checking runs no loop)
   std::snprintf(name, sizeof name, "kernel %s block (%u,%u,%u) thread (%u,%u,%u)",
                 t.block->grid().kernel_name().c_str(), t.block_idx.x, t.block_idx.y, t.block_idx.z, index.x,
                 index.y, index.z);

@@ -222,6 +222,7 @@ void worker::leave_resident(block_state& block) {
 
 void worker::reclaim_aborted_blocks() {
   ready_ = fiber_queue{};
+  activity_.running_thread.store(nullptr, std::memory_order_relaxed);  // the watchdog reads no context reset below
   for (block_state* block : resident_) {
     for (fiber* f : block->fibers) {
       f->reset();

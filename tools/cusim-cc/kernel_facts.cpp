@@ -95,6 +95,11 @@ class body_reader : public RecursiveASTVisitor<body_reader> {
     return true;
   }
   bool TraverseCXXRecordDecl(CXXRecordDecl*) { return true; }
+  // A default member initializer and a default argument run where they
+  // are used; clang's visitor does not enter them (they belong to the
+  // field or parameter).
+  bool TraverseCXXDefaultInitExpr(CXXDefaultInitExpr* init) { return TraverseStmt(init->getExpr()); }
+  bool TraverseCXXDefaultArgExpr(CXXDefaultArgExpr* argument) { return TraverseStmt(argument->getExpr()); }
 
   // A constructor's member initializers and a destructor's implicit calls
   // of its members' and bases' destructors run with its body.

@@ -20,8 +20,9 @@
 //   Recorded late, an exit does what it did recorded at once: it may
 //   complete a barrier or collective that waited only for it, and an exit
 //   while threads wait at a barrier is reported.
-// Every 256 threads is also how late the loop sees that its grid was
-// aborted. (Every warp, the records cost W1 a tenth of its time.)
+// Every 256 threads (row by row: at the end of the row that reaches 256)
+// is also how late the loop sees that its grid was aborted. (Every warp,
+// the records cost W1 a tenth of its time.)
 #pragma once
 #include <cusim/detail/builtins.hpp>
 #include <cusim/detail/config.hpp>

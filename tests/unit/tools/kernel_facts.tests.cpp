@@ -60,6 +60,10 @@ __global__ void counts(int* a) { atomicAdd(a, 1); }
 __global__ void reads_clock(long long* a) { a[0] = clock(); }
 __global__ void reads_clock64(long long* a) { a[0] = clock64(); }
 __global__ void sleeps(int* a) { __nanosleep(10); a[0] = 1; }
+struct timer { long long start = clock64(); };
+__global__ void member_default(long long* a) { timer t; a[0] = t.start; }
+__device__ unsigned lanes(unsigned mask = __activemask()) { return mask; }
+__global__ void argument_default(unsigned* a) { a[0] = lanes(); }
 __global__ void fences(int* a) { a[0] = 1; __threadfence(); }
 __global__ void child(int* a) { a[0] = 1; }
 __global__ void parent(int* a) { if (threadIdx.x == 0) child<<<1, 1>>>(a); }
@@ -91,6 +95,9 @@ __global__ void recursive(int* a) { a[0] = factorial(a[1]); }
   CHECK(kernel(facts, "reads_clock64").spins);
   CHECK(kernel(facts, "sleeps").spins);
   CHECK(kernel(facts, "fences").spins);
+  // What a default member initializer or a default argument calls runs where it is used.
+  CHECK(kernel(facts, "member_default").spins);
+  CHECK(kernel(facts, "argument_default").waits);
   CHECK(kernel(facts, "parent").launches);
   CHECK_FALSE(kernel(facts, "child").launches);
   CHECK(kernel(facts, "dynamic").dynamic_shared);
