@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "platform/memory.hpp"
 #include "sched/worker.hpp"
@@ -28,7 +30,15 @@ fiber::fiber(worker& owner, std::size_t stack_bytes)
 }
 
 void fiber::reset() {
-  thread = thread_context{};
+  // A fresh context, all but linear_tid copied: the watchdog may be reading
+  // that (atomically, through worker_activity::running_thread) while an
+  // aborted grid's fibers are reset, so it is stored atomically too.
+  const thread_context fresh{};
+  constexpr std::size_t id_at = offsetof(thread_context, linear_tid), id_end = id_at + sizeof fresh.linear_tid;
+  std::memcpy(static_cast<void*>(&thread), &fresh, id_at);
+  std::memcpy(reinterpret_cast<char*>(&thread) + id_end, reinterpret_cast<const char*>(&fresh) + id_end,
+              sizeof fresh - id_end);
+  set_linear_tid(thread, 0);
   thread.self = this;
   next = nullptr;
   spinning = false;

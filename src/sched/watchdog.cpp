@@ -101,7 +101,8 @@ void stall_watchdog::check(const grid_job& grid, std::size_t index, sample& s,
   }
   const auto seconds = [&](auto since) { return seconds_text(now - since); };
   const uint3 b = grid.block_index(a.block_linear.load(std::memory_order_relaxed));
-  const thread_context* running = a.running_thread.load(std::memory_order_relaxed);
+  // Acquire: the context was made (a new fiber's) before the worker pointed at it.
+  const thread_context* running = a.running_thread.load(std::memory_order_acquire);
   const uint3 t = thread_index(grid, running != nullptr ? __atomic_load_n(&running->linear_tid, __ATOMIC_RELAXED) : 0);
   if (now - s.last_switch >= limit_ && !s.reported_running) {
     s.reported_running = true;

@@ -448,7 +448,7 @@ void bump(std::atomic<std::uint64_t>& counter, std::uint64_t by = 1) {
 void worker::note_running(const thread_context& t) {
   if (t.block != nullptr) {
     activity_.block_linear.store(t.block->linear_index(), std::memory_order_relaxed);
-    activity_.running_thread.store(&t, std::memory_order_relaxed);
+    activity_.running_thread.store(&t, std::memory_order_release);
   }
 }
 
@@ -495,7 +495,7 @@ void worker::hand_over(fiber& self, fiber* next) {
       publish_builtins(next->thread);
     } else {
       // The same block: only the thread differs.
-      activity_.running_thread.store(&next->thread, std::memory_order_relaxed);
+      activity_.running_thread.store(&next->thread, std::memory_order_release);
       threadIdx = next->thread.thread_idx;
     }
     running_ = next;

@@ -32,7 +32,9 @@ struct worker_activity {
   std::atomic<std::uint64_t> exits{0};         // CUDA threads finished
   std::atomic<std::uint64_t> block_linear{0};  // the running thread's block
   // and the thread (its context's linear_tid, which the kernel's loop
-  // changes without telling the worker; null between grids)
+  // changes without telling the worker; null between grids). Stored with
+  // release, so that the watchdog's read of a new fiber's context comes
+  // after the context was made.
   std::atomic<const thread_context*> running_thread{nullptr};
   std::atomic<bool> busy{false};               // running a grid (an idle worker is not stalled)
 };

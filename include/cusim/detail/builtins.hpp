@@ -13,8 +13,7 @@ class fiber;        // the engine's fiber (src/fiber/fiber.hpp)
 
 // What a block's threads did, counted for the kernel report (CUSIM_REPORT):
 // the inline atomics and fences count here through thread_context, the
-// scheduler counts the rest. Every 64th atomic or fence of a block is also a
-// spin point (progress.hpp).
+// scheduler counts the rest.
 struct block_activity {
   unsigned long long atomics = 0;
   unsigned long long fences = 0;
@@ -54,6 +53,10 @@ struct thread_context {
   // loop starting the next thread need not clear it) and cudaSuccess else.
   int last_error;
   unsigned int last_error_thread;
+  // Atomics and fences of the thread progress_thread (linear id), up to a
+  // spin point every 64 (progress.hpp); another thread's count starts afresh.
+  unsigned int progress_points;
+  unsigned int progress_thread;
   block_state* block;
   block_activity* activity;  // the block's counters
   fiber* self;

@@ -1,9 +1,12 @@
 // Forward progress for spinning threads. A CUDA thread that waits for another
 // in a loop (a spin lock, a flag) must let that other thread run: on a GPU
 // they run at once, here they share a worker. Failed compare-and-swaps,
-// __nanosleep, and every 64th atomic or fence of a block are points where
+// __nanosleep, and every 64th atomic or fence of a thread are points where
 // the running thread steps aside for the others of its block (starting the
-// ones not yet started) and comes back after them.
+// ones not yet started) and comes back after them. Per thread, not per
+// block: a thread that waits on atomics makes many, while threads that make
+// one or two each (a histogram) wait for nothing, and a spin point every
+// 64 of the block's made them give their fiber away four times a block.
 #pragma once
 #include <cusim/detail/builtins.hpp>
 #include <cusim/detail/config.hpp>
@@ -17,13 +20,18 @@ CUSIM_FACT(spins) void spin_point();
 // (how a spin lock waits: always a spin point), or a fence.
 enum class progress_kind { atomic, failed_swap, fence };
 
-// Counts the operation for the block; every 64th atomic or fence of a block
-// is a spin point. Host code (no CUDA thread running) counts nothing.
+// Counts the operation for the block's report and for the thread; every
+// 64th of a thread is a spin point. Host code (no CUDA thread running)
+// counts nothing.
 CUSIM_ALWAYS_INLINE void count_progress_point(progress_kind kind) {
   thread_context* t = current_thread;
   if (t == nullptr) return;
-  unsigned long long& count = kind == progress_kind::fence ? t->activity->fences : t->activity->atomics;
-  if ((++count & 63u) == 0 || kind == progress_kind::failed_swap) spin_point();
+  ++(kind == progress_kind::fence ? t->activity->fences : t->activity->atomics);
+  if (t->progress_thread != t->linear_tid) {
+    t->progress_thread = t->linear_tid;
+    t->progress_points = 0;
+  }
+  if ((++t->progress_points & 63u) == 0 || kind == progress_kind::failed_swap) spin_point();
 }
 
 #ifdef CUSIM_SANITIZING_THREADS

@@ -60,10 +60,12 @@ void vote_counts(int* out) {
 }
 
 // Each thread records where its local variable lives: one fiber per waiting
-// thread shows as distinct stacks, loop fibers as one reused stack.
+// thread shows as distinct stacks, loop fibers as one reused stack. `wait`:
+// 1 a barrier, 2 one atomic per thread (on out[blockDim.x]).
 void stack_address(std::uintptr_t* out, int wait) {
   volatile int local = 0;
-  if (wait) __syncthreads();
+  if (wait == 1) __syncthreads();
+  if (wait == 2) atomicAdd(reinterpret_cast<unsigned long long*>(out + blockDim.x), 1ull);
   out[threadIdx.x] = reinterpret_cast<std::uintptr_t>(&local);
 }
 
@@ -123,4 +125,19 @@ TEST_CASE("barrier: a barrier-free kernel runs a block's threads on one fiber; w
   seen.assign(addresses.data, addresses.data + 256);
   std::sort(seen.begin(), seen.end());
   CHECK(std::unique(seen.begin(), seen.end()) - seen.begin() == 256);
+}
+
+TEST_CASE("progress: threads that make one atomic each wait for nothing: their block keeps one fiber",
+          "[sched][progress][fiber][quick]") {
+  // A spin point comes every 64 atomics of one thread (progress.hpp), not
+  // of the block, whose 256 threads here would make four.
+  engine_shape shape(1, 1);
+  device_buffer<std::uintptr_t> addresses(257);
+  addresses[256] = 0;
+  REQUIRE(cusim::launch(stack_address, 1, 256)(addresses.data, 2) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(addresses[256] == 256);
+  std::vector<std::uintptr_t> seen(addresses.data, addresses.data + 256);
+  std::sort(seen.begin(), seen.end());
+  CHECK(std::unique(seen.begin(), seen.end()) - seen.begin() == 1);
 }
