@@ -1,8 +1,5 @@
 #include "sched/grid.hpp"
 
-#include <algorithm>
-
-#include <cusim/runtime.hpp>
 #include <fmt/format.h>
 
 namespace cusim::detail {
@@ -12,19 +9,6 @@ std::uint64_t next_serial() {
   static std::atomic<std::uint64_t> serial{0};
   return serial.fetch_add(1, std::memory_order_relaxed);
 }
-// Consecutive clusters a worker takes at once: up to 64 (64 KiB of each
-// array of a streaming kernel at 256 threads per block), few enough that
-// each worker gets about 16 batches. One at a time for a cooperative grid
-// (every block resident at once: a worker must not hold blocks it has no
-// room for) and under a schedule policy (which orders blocks itself).
-std::uint64_t batch_size(const launch_shape& shape, std::uint64_t blocks, bool scheduled) {
-  if (shape.cooperative || scheduled) return 1;
-  const std::uint64_t per_cluster = std::uint64_t{shape.cluster.x} * shape.cluster.y * shape.cluster.z;
-  const std::uint64_t clusters = per_cluster == 0 ? blocks : blocks / per_cluster;
-  const std::uint64_t workers = std::max(1u, cusim::worker_count());
-  return std::clamp<std::uint64_t>(clusters / (workers * 16), 1, 64);
-}
-
 }  // namespace
 
 grid_job::grid_job(const launch_shape& shape, kernel_invocation invocation, kernel_info& kernel,
@@ -36,8 +20,7 @@ grid_job::grid_job(const launch_shape& shape, kernel_invocation invocation, kern
       threads_per_block_(shape.block.x * shape.block.y * shape.block.z),
       shared_limit_(shared_limit),
       serial_(next_serial()),
-      scheduled_(!schedule_is_default()),
-      clusters_per_batch_(batch_size(shape, block_count_, scheduled_)) {
+      scheduled_(!schedule_is_default()) {
   if (scheduled_) {
     const std::uint64_t per_cluster = std::uint64_t{shape.cluster.x} * shape.cluster.y * shape.cluster.z;
     block_order_ = start_order(per_cluster == 0 ? block_count_ : block_count_ / per_cluster, serial_);

@@ -1,7 +1,6 @@
 // One launched grid while it runs: its shape, its kernel, the blocks not yet
 // handed to a worker, and how it ended.
 #pragma once
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -92,27 +91,6 @@ class grid_job {
     if (scheduled_) cluster = block_order_(cluster);
     return true;
   }
-  // The same for a worker that runs the grid from its start to its end,
-  // taking consecutive clusters a batch at a time (`batch`, its own, empty
-  // at first). Two workers taking alternate blocks of a streaming kernel
-  // each touch every other kilobyte of its arrays, which the CPU's
-  // prefetchers serve worse than one worker alone (W1 at two workers was
-  // no faster than at one); batches keep each worker's accesses contiguous.
-  struct cluster_batch {
-    std::uint64_t next = 0, end = 0;
-  };
-  bool take_cluster(std::uint64_t& cluster, cluster_batch& batch) {
-    if (aborted()) return false;
-    if (batch.next == batch.end) {
-      const std::uint64_t clusters = block_count_ / cluster_blocks();
-      const std::uint64_t first = next_block_.fetch_add(clusters_per_batch_, std::memory_order_relaxed);
-      if (first >= clusters) return false;
-      batch = {first, std::min(first + clusters_per_batch_, clusters)};
-    }
-    cluster = batch.next++;
-    if (scheduled_) cluster = block_order_(cluster);
-    return true;
-  }
   std::uint64_t cluster_block_linear(std::uint64_t cluster, unsigned int rank) const;
 
   // Ends the grid early with `error` (the first error wins): no block or
@@ -176,7 +154,6 @@ class grid_job {
   std::size_t shared_limit_;
   std::uint64_t serial_;
   bool scheduled_;            // a schedule policy other than in-order
-  std::uint64_t clusters_per_batch_;  // take_cluster with a batch
   start_order block_order_;  // then: the order clusters (blocks) start in
   std::atomic<bool> aborted_{false};
   std::atomic<cudaError_t> error_{cudaSuccess};

@@ -73,7 +73,6 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
     for (unsigned int i = 0; i < 8; ++i) change_points_[i] = i + 1 < policy.depth ? 1 + random_.below(horizon) : 0;
   }
   prepare_for_faults();
-  grid_job::cluster_batch batch;
   activity_.busy.store(true, std::memory_order_relaxed);
   race::runtime_only_section runtime_only;
   race::release(grid.race_start_token());  // what the host did before the launch happens before the kernel
@@ -85,8 +84,7 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
     // Child grids first: blocks of their parents wait for them.
     admit_child_blocks();
     std::uint64_t cluster = 0;
-    while (primary_resident_ + grid.cluster_blocks() <= settings_.resident_blocks &&
-           grid.take_cluster(cluster, batch)) {
+    while (primary_resident_ + grid.cluster_blocks() <= settings_.resident_blocks && grid.take_cluster(cluster)) {
       admit_cluster(grid, cluster);
     }
     if (fiber* f = pick_next()) {
