@@ -128,7 +128,7 @@ bool block_state::take_thread_afresh(thread_context& thread) {
   if (thread.linear_tid == UINT_MAX) starter_queued = false;  // the fresh fiber has started
   const unsigned int t = thread_order_.empty() ? taken : thread_order_[taken];
   const dim3 dim = grid_->shape().block;
-  thread.thread_idx = t < dim.x ? uint3{t, 0, 0} : uint3{t % dim.x, t / dim.x % dim.y, t / (dim.x * dim.y)};
+  thread.thread_idx = t < dim.x ? uint3{t, 0, 0} : thread_index_at(t, dim);
   set_linear_tid(thread, t);
   thread.last_error = 0;
   thread.block = this;

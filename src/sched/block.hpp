@@ -171,13 +171,7 @@ class block_state {
   bool take_thread_afresh(thread_context& thread);
   void step_thread_index(thread_context& thread) {
     const dim3 dim = grid_->shape().block;
-    if (++thread.thread_idx.x == dim.x) {
-      thread.thread_idx.x = 0;
-      if (++thread.thread_idx.y == dim.y) {
-        thread.thread_idx.y = 0;
-        ++thread.thread_idx.z;
-      }
-    }
+    if (++thread.thread_idx.x == dim.x) step_to_next_row(thread.thread_idx, dim);
     set_linear_tid(thread, next_thread_++);
     thread.last_error = 0;
   }

@@ -32,11 +32,6 @@ std::chrono::milliseconds check_interval(std::chrono::milliseconds limit) {
   return std::clamp(shortest / 4, milliseconds(10), milliseconds(1000));
 }
 
-uint3 thread_index(const grid_job& grid, unsigned int linear) {
-  const dim3 b = grid.shape().block;
-  return uint3{linear % b.x, linear / b.x % b.y, linear / (b.x * b.y)};
-}
-
 }  // namespace
 
 stall_watchdog::stall_watchdog(const std::vector<std::unique_ptr<worker>>& workers)
@@ -103,7 +98,8 @@ void stall_watchdog::check(const grid_job& grid, std::size_t index, sample& s,
   const uint3 b = grid.block_index(a.block_linear.load(std::memory_order_relaxed));
   // Acquire: the context was made (a new fiber's) before the worker pointed at it.
   const thread_context* running = a.running_thread.load(std::memory_order_acquire);
-  const uint3 t = thread_index(grid, running != nullptr ? __atomic_load_n(&running->linear_tid, __ATOMIC_RELAXED) : 0);
+  const uint3 t = thread_index_at(running != nullptr ? __atomic_load_n(&running->linear_tid, __ATOMIC_RELAXED) : 0,
+                                  grid.shape().block);
   if (now - s.last_switch >= limit_ && !s.reported_running) {
     s.reported_running = true;
     note_schedule_for_replay();

@@ -101,4 +101,18 @@ inline void publish_builtins(const thread_context& t) {
 }
 // `t`'s thread index, for reports: threadIdx if `t` runs on this OS thread.
 inline uint3 thread_index_of(const thread_context& t) { return &t == current_thread ? threadIdx : t.thread_idx; }
+
+// The index of thread `linear` of a block of shape `dim` (x varies fastest).
+inline uint3 thread_index_at(unsigned int linear, const dim3& dim) {
+  return uint3{linear % dim.x, linear / dim.x % dim.y, linear / (dim.x * dim.y)};
+}
+// From the last thread of a row of a block of shape `dim` to the first of
+// the next: the step that needs no division.
+CUSIM_ALWAYS_INLINE void step_to_next_row(uint3& index, const dim3& dim) {
+  index.x = 0;
+  if (++index.y == dim.y) {
+    index.y = 0;
+    ++index.z;
+  }
+}
 }  // namespace cusim::detail

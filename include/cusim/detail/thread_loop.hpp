@@ -86,11 +86,7 @@ struct thread_loop {
         if (record(*this, linear) != after_exit::next) return;
         unrecorded = 0;
       }
-      index.x = 0;
-      if (++index.y == block_dim.y) {
-        index.y = 0;
-        ++index.z;
-      }
+      step_to_next_row(index, block_dim);
       threadIdx = index;
       set_linear_tid(*thread, linear);
     }
@@ -124,15 +120,11 @@ struct thread_loop {
         at.index.x = x;
         threadIdx.x = x;
       } else {
-        at.index = {0, at.index.y + 1, at.index.z};
-        if (at.index.y == block_dim.y) {
-          at.index.y = 0;
-          ++at.index.z;
-        }
+        step_to_next_row(at.index, block_dim);
         threadIdx = at.index;
       }
     } else {  // others took the threads in between, while this fiber's thread waited
-      at.index = {t % block_dim.x, t / block_dim.x % block_dim.y, t / (block_dim.x * block_dim.y)};
+      at.index = thread_index_at(t, block_dim);
       threadIdx = at.index;
     }
     at.linear = t;
