@@ -25,7 +25,8 @@ std::size_t next_stack_stagger() {
 }  // namespace
 
 fiber::fiber(worker& owner, std::size_t stack_bytes)
-    : owner_(owner), stack_(stack_bytes), stack_stagger_(next_stack_stagger()) {
+    : owner_(owner), stack_(stack_bytes, owner.stack_reservations_for_fibers()), stack_stagger_(next_stack_stagger()) {
+  unguarded_stack = !stack_.guarded();
   reset();
 }
 

@@ -31,6 +31,7 @@ class fiber {
     return p >= stack_.bottom() && p < stack_.top();
   }
   const fiber_stack& stack() const { return stack_; }
+  void forget_stack_overflow() { stack_.forget_overflow(); }
   // Race checking: the fiber runs CUDA threads one after another on one
   // stack, and one thread's locals must not be taken for another's. Each
   // thread's frames start in a window of the stack no thread used since
@@ -49,6 +50,7 @@ class fiber {
   // fields every wait touches, not in the loop's frame on its stack.
   bool in_loop = false;
   bool loop_never_waits = false;  // the loop's thread_loop::threads_never_wait
+  bool unguarded_stack = false;   // its stack has no guard page (stack.hpp): checked at each switch
   unsigned int loop_first_unrecorded = 0;
   std::size_t block_slot = 0;       // its index in its block's list of fibers (block_state::fibers)
   warp_result warp_outcome{};        // handed over by whoever completed the warp collective it waited at

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <vector>
 #else
 #include <cstdlib>
@@ -34,11 +35,37 @@ void release_memory(void* p, std::size_t bytes) { munmap(p, bytes); }
 
 bool make_guard(void* p, std::size_t bytes) { return mprotect(p, bytes, PROT_NONE) == 0; }
 
+void discard_memory(void* p, std::size_t bytes) { madvise(p, bytes, MADV_DONTNEED); }
+
+void keep_small_pages([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) {
+#ifdef MADV_NOHUGEPAGE
+  madvise(p, bytes, MADV_NOHUGEPAGE);
+#endif
+}
+
+std::size_t mapping_limit() {
+#if defined(__linux__)
+  static const std::size_t limit = [] {
+    std::size_t value = 0;
+    if (std::FILE* file = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+      unsigned long long read = 0;
+      if (std::fscanf(file, "%llu", &read) == 1) value = static_cast<std::size_t>(read);
+      std::fclose(file);
+    }
+    return value;
+  }();
+  return limit;
+#else
+  return 0;
+#endif
+}
+
 void renew_memory(void* p, std::size_t bytes) {
   mmap(p, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 }
 
 std::size_t lowest_committed_page(const void* p, std::size_t pages) {
+  if (pages == 0) return 0;
   // One byte per 4 KiB, the smallest page there is, though pages * page_size()
   // needs fewer where pages are larger: qemu-user emulating 64 KiB pages on
   // a 4 KiB host fills one byte per host page, and must not write past the end.
@@ -49,8 +76,11 @@ std::size_t lowest_committed_page(const void* p, std::size_t pages) {
   std::vector<unsigned char> resident(room);
 #endif
   if (mincore(const_cast<void*>(p), pages * page_size(), resident.data()) != 0) return pages;
-  for (std::size_t i = 0; i < pages; ++i) {
-    if ((resident[i] & 1) != 0) return i;
+  // Where mincore answers per smaller host page, a page counts as committed
+  // when any of its parts is.
+  const std::size_t parts = room / pages;
+  for (std::size_t i = 0; i < room; ++i) {
+    if ((resident[i] & 1) != 0) return i / parts;
   }
   return pages;
 }
@@ -68,6 +98,12 @@ void* reserve_memory(std::size_t bytes) {
 void release_memory(void* p, std::size_t) { std::free(p); }
 
 bool make_guard(void*, std::size_t) { return false; }
+
+void discard_memory(void*, std::size_t) {}
+
+void keep_small_pages(void*, std::size_t) {}
+
+std::size_t mapping_limit() { return 0; }
 
 void renew_memory(void* p, std::size_t bytes) { std::memset(p, 0, bytes); }
 

@@ -16,6 +16,23 @@ std::size_t page_size();
 void* reserve_memory(std::size_t bytes);
 void release_memory(void* p, std::size_t bytes);
 
+// Returns the pages at [p, p + bytes) to the system, keeping the range
+// reserved: they read as zero when touched again where the platform can
+// return them; elsewhere (the generic fallback) they keep what they held.
+void discard_memory(void* p, std::size_t bytes);
+
+// Asks the system not to back [p, p + bytes) with huge pages: where it
+// would (Linux's transparent huge pages set to "always"), touching one
+// fiber stack would commit 2 MiB and make its neighbours' untouched pages
+// look used.
+void keep_small_pages(void* p, std::size_t bytes);
+
+// How many separate memory mappings the process may hold (Linux:
+// vm.max_map_count, 65530 by default), or 0 where there is no such limit or
+// it is unknown. A guard page inside a reservation splits it: each guarded
+// fiber stack costs two.
+std::size_t mapping_limit();
+
 // Makes the pages at [p, p + bytes) fault when touched; false where the
 // platform cannot (the generic fallback).
 bool make_guard(void* p, std::size_t bytes);

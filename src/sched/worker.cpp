@@ -49,6 +49,7 @@ worker* worker::current() { return this_worker; }
 void worker::run(grid_job& grid, const worker_settings& settings) {
   if (settings.stack_bytes != settings_.stack_bytes) {
     idle_ = fiber_queue{};
+    idle_unguarded_ = fiber_queue{};
     fibers_.clear();
   }
   if (settings.arena_capacity != settings_.arena_capacity) {
@@ -147,6 +148,7 @@ block_state& worker::admit_block(grid_job& grid, std::uint64_t linear) {
 
 void worker::start_fiber_for(block_state& block, bool run_next) {
   fiber* f = idle_.pop_front();
+  if (f == nullptr) f = idle_unguarded_.pop_front();
   if (f == nullptr) {
     fibers_.push_back(std::make_unique<fiber>(*this, settings_.stack_bytes));
     f = fibers_.back().get();
@@ -226,7 +228,8 @@ void worker::reclaim_aborted_blocks() {
   for (block_state* block : resident_) {
     for (fiber* f : block->fibers) {
       f->reset();
-      idle_.push_back(f);
+      if (f->unguarded_stack) f->forget_stack_overflow();
+      park_idle(*f);
     }
     block->fibers.clear();
     block->cluster = nullptr;
@@ -485,6 +488,7 @@ void worker::draw_priority(fiber& f) {
 }
 
 void worker::hand_over(fiber& self, fiber* next) {
+  if (self.unguarded_stack) [[unlikely]] check_unguarded_stack(self, /*finished=*/false);
   if (next == &self) return;
   if (next != nullptr) {
     bump(activity_.switches);
@@ -553,8 +557,9 @@ void worker::fiber_loop(fiber& self) {
     if (!run_threads(self, block)) {
       block.remove_fiber(self);
     }
+    if (self.unguarded_stack) check_unguarded_stack(self, /*finished=*/true);
     self.thread.block = nullptr;
-    idle_.push_back(&self);
+    park_idle(self);
     switch_away(self);
   }
 }
@@ -906,6 +911,27 @@ void worker::report_unread_lanes(block_state& block, unsigned int linear_tid) {
          "reading lane its own value. (Reported once per call site and launch.)",
          block.grid().kernel_name(), b.x, b.y, b.z, linear_tid / lanes_per_warp, warp_op_name(op), file, line,
          describe_lanes(lanes));
+}
+
+void worker::check_unguarded_stack(const fiber& self, bool finished) const {
+  if (__builtin_frame_address(0) < self.stack().bottom()) {
+    stop_for_unguarded_overflow(self, self.thread.block->grid().kernel_name(), "");
+  }
+  // Its block, even its grid, may be gone: named by the thread's own copy.
+  if (finished && self.stack().overflowed()) {
+    stop_for_unguarded_overflow(self, "", ", found when its frames had returned");
+  }
+}
+
+void worker::stop_for_unguarded_overflow(const fiber& self, const std::string& kernel, const char* found) const {
+  const uint3 where = self.thread.block_idx;
+  fatal("{}a thread of block ({},{},{}) overflowed its {} KiB stack (a deep recursion, or large local arrays){}. "
+        "With more fibers alive than the system's limit on memory mappings leaves guard pages for, its stack had "
+        "none to stop it at the first byte, and its frames may have reached other threads' stacks: cusim stops the "
+        "program. CUSIM_STACK_SIZE (bytes) or cudaDeviceSetLimit(cudaLimitStackSize, ...) before the launch gives "
+        "threads more.",
+        kernel.empty() ? "" : "kernel " + kernel + ": ", where.x, where.y, where.z, self.stack().size() / 1024,
+        found);
 }
 
 void worker::abandon_thread() {

@@ -91,6 +91,8 @@ class worker {
   // The resident block whose shared memory holds `p`, or null.
   const block_state* shared_memory_owner(const void* p) const;
   bool in_local_memory(const void* p) const;
+  // Where its fibers' stacks come from past the process's budget of guarded ones.
+  stack_reservations& stack_reservations_for_fibers() { return stack_reservations_; }
   // Reports a misuse by the running thread (naming its kernel, block and
   // thread) and stops the grid with `error`. The thread goes on until its
   // next wait, so that the runtime call that found the misuse can return
@@ -201,6 +203,17 @@ class worker {
   void switch_away(fiber& self) { hand_over(self, pick_next()); }
   // The same, to `next` (nullptr: the worker's own context).
   void hand_over(fiber& self, fiber* next);
+  // A fiber whose stack has no guard page (fiber/stack.hpp) is checked for an
+  // overflow when it switches away (its frames reach below its stack) and
+  // when it has no thread left (they did, and returned). Either stops the
+  // program: the frames may have reached another thread's stack.
+  // (Out of line and cold: hand_over, every wait's path, only tests a flag.)
+  [[gnu::noinline, gnu::cold]] void check_unguarded_stack(const fiber& self, bool finished) const;
+  [[noreturn]] void stop_for_unguarded_overflow(const fiber& self, const std::string& kernel, const char* found) const;
+  // Idle fibers wait in two queues, so that those with a guard page are
+  // used first: after one huge grid, the next grids' threads overflow
+  // into a guard page, and fail only their grid.
+  void park_idle(fiber& f) { (f.unguarded_stack ? idle_unguarded_ : idle_).push_back(&f); }
   // `self`, already queued where it waits, gives way until it is woken.
   void wait_until_woken(fiber& self, block_state& block);
   // The same for a wait whose participants order their work (race checking:
@@ -228,6 +241,9 @@ class worker {
   fiber* running_ = nullptr;
   fiber_queue ready_;
   fiber_queue idle_;
+  fiber_queue idle_unguarded_;
+  // Declared before the fibers, whose stacks may be carved from it.
+  stack_reservations stack_reservations_;
   std::vector<std::unique_ptr<fiber>> fibers_;
   std::vector<std::unique_ptr<block_state>> block_pool_;
   std::vector<block_state*> resident_;

@@ -62,6 +62,12 @@ platform::fault_landing worker::claim_fault(const platform::fault& f, void*& sta
 
 void worker::after_fault() {
   worker& self = *current();
+  const fiber& thread = *self.running_;
+  if (!thread.stack().guarded() && self.fault_.what == platform::fault::kind::bad_address &&
+      (thread.stack().overflowed_to(self.fault_.stack_pointer) || thread.stack().overflowed_to(self.fault_.address))) {
+    self.stop_for_unguarded_overflow(thread, thread.thread.block->grid().kernel_name(),
+                                     ", and faulted past the stacks below it");
+  }
   const bool arithmetic = self.fault_.what == platform::fault::kind::arithmetic;
   self.fail_grid(self.describe_fault(), arithmetic ? cudaErrorLaunchFailure : cudaErrorIllegalAddress);
   self.reporting_fault_ = false;

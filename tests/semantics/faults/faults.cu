@@ -39,6 +39,31 @@ __global__ void throws(int* out) {
 #endif
 }
 
+// Past the process's budget of guarded stacks (CUSIM_GUARDED_STACKS=2 in
+// the parked_* cases), threads parked at a barrier have stacks without a
+// guard page. Thread 40 descends `depth` frames of 4 KiB: without end (its
+// frames run through the stacks below and fault at their reservation's
+// guard page), or 24 (about 100 KiB: below its 64 KiB stack, in the 64 KiB
+// gap under it, with 4 KiB or 64 KiB pages), then waits there or returns. Each stops the program:
+//   faults parked_deep|parked_waits|parked_returns
+__device__ int descend(int depth, bool wait_at_bottom) {
+  volatile char frame[4096];
+  frame[0] = static_cast<char>(depth);
+  if (depth == 0) {
+    if (wait_at_bottom) __syncthreads();
+    return frame[0];
+  }
+  return descend(depth - 1, wait_at_bottom) + frame[0];
+}
+
+__global__ void overflows_parked(int* out, int depth, bool wait_at_bottom) {
+  out[threadIdx.x] = 1;
+  __syncthreads();
+  if (threadIdx.x == 40) out[threadIdx.x] = descend(depth, wait_at_bottom);
+  else if (wait_at_bottom) __syncthreads();
+  __syncthreads();
+}
+
 int main(int argc, char** argv) {
   const char* what = argc > 1 ? argv[1] : "null";
   int host_data[4] = {1, 2, 3, 4};
@@ -47,6 +72,9 @@ int main(int argc, char** argv) {
   if (std::strcmp(what, "null") == 0) writes_through<<<4, 32>>>(out, nullptr);
   if (std::strcmp(what, "wild") == 0) writes_through<<<4, 32>>>(out, reinterpret_cast<int*>(0x7a0000000000ull));
   if (std::strcmp(what, "overflow") == 0) overflows<<<2, 32>>>(out);
+  if (std::strcmp(what, "parked_deep") == 0) overflows_parked<<<1, 64>>>(out, 1000000, false);
+  if (std::strcmp(what, "parked_waits") == 0) overflows_parked<<<1, 64>>>(out, 24, true);
+  if (std::strcmp(what, "parked_returns") == 0) overflows_parked<<<1, 64>>>(out, 24, false);
   if (std::strcmp(what, "divide") == 0) divides<<<1, 32>>>(out, 0);
   if (std::strcmp(what, "exception") == 0) throws<<<1, 32>>>(out);
   std::printf("%s: synchronise %s\n", what, cudaGetErrorName(cudaDeviceSynchronize()));
