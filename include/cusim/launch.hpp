@@ -42,7 +42,9 @@ class kernel_launcher {
   // Launches with `Call`'s invocation (a kernel_call or a direct_kernel_call).
   template <class Call, class... Args>
   cudaError_t launch_as(Args&&... args) const {
-    static_assert(sizeof...(Args) == sizeof...(Params), "a kernel launch must pass one argument per parameter");
+    static_assert(sizeof...(Args) == sizeof...(Params),
+                  "a kernel launch must pass one argument per parameter (default arguments apply only to a "
+                  "<<<...>>> launch that names the kernel, which cusim-cc then calls by name)");
     using call_type = detail::kernel_call<Params...>;
     // The arguments converted to the parameters' types on the host, as
     // nvcc's launch stub takes them; the kernel gets their bytes. These host
@@ -52,6 +54,17 @@ class kernel_launcher {
       return typename call_type::arguments_type(detail::store_parameter<Params>(value)...);
     }, host_copies));
     return detail::launch_kernel(shape_, Call::invocation(std::move(call), name_));
+  }
+
+  // The given arguments, converted on the host to the first parameters'
+  // types; the threads call the kernel by name, which supplies the rest
+  // (detail::defaulted_kernel_call).
+  template <class Direct, class... Args>
+  cudaError_t launch_leaving_defaults(Args&&... args) const {
+    using given = typename detail::first_types<std::make_index_sequence<sizeof...(Args)>, Params...>::type;
+    using call_type = detail::defaulted_kernel_call<Direct, given, Params...>;
+    auto call = call_type::make(kernel_, typename call_type::arguments_type(std::forward<Args>(args)...));
+    return detail::launch_kernel(shape_, call_type::invocation(std::move(call), name_));
   }
 
  private:
@@ -73,7 +86,11 @@ class direct_kernel_launcher : kernel_launcher<Params...> {
   explicit direct_kernel_launcher(const kernel_launcher<Params...>& launcher) : kernel_launcher<Params...>(launcher) {}
   template <class... Args>
   cudaError_t operator()(Args&&... args) const {
-    return this->template launch_as<call_for<Direct, Params...>>(std::forward<Args>(args)...);
+    if constexpr (sizeof...(Args) < sizeof...(Params)) {
+      return this->template launch_leaving_defaults<Direct>(std::forward<Args>(args)...);
+    } else {
+      return this->template launch_as<call_for<Direct, Params...>>(std::forward<Args>(args)...);
+    }
   }
 };
 

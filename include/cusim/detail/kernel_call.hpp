@@ -210,6 +210,68 @@ struct direct_kernel_call : kernel_call<Params...> {
     return invocation;
   }
 };
+// A launch by the kernel's name that leaves trailing parameters to their
+// default arguments (`k<<<g, b>>>(p)` for `__global__ void k(int* p, int n = 32)`,
+// as nvcc takes it): the default arguments live only in the kernel's
+// declaration, which a pointer does not carry, so the given arguments are
+// stored (converted to the first parameters' types) and every thread calls
+// the kernel by name through `Direct`, where C++ supplies the rest. Unlike
+// nvcc, which evaluates a default argument once at the launch, each thread
+// evaluates it: the same for constants, the usual case.
+template <class... Types>
+struct type_list {};
+// The first N of Types, for std::make_index_sequence<N>.
+template <class Indices, class... Types>
+struct first_types;
+template <std::size_t... I, class... Types>
+struct first_types<std::index_sequence<I...>, Types...> {
+  using type = type_list<std::tuple_element_t<I, std::tuple<Types...>>...>;
+};
+
+template <class Direct, class Given, class... Params>
+struct defaulted_kernel_call;
+template <class Direct, class... Given, class... Params>
+struct defaulted_kernel_call<Direct, type_list<Given...>, Params...> : shared_call {
+  static_assert(!(passed_by_address<Given> || ...),
+                "cusim: a launch that leaves parameters to their default arguments calls the kernel by name, which "
+                "would run the copy constructor of a parameter CUDA copies as bytes: pass every argument");
+  using arguments_type = std::tuple<std::decay_t<Given>...>;
+  void (*function)(Params...);
+  arguments_type arguments;
+
+  static call_reference make(void (*function)(Params...), arguments_type arguments) {
+    return call_reference(
+        new defaulted_kernel_call{{1, &destroy_call}, function, static_cast<arguments_type&&>(arguments)});
+  }
+  static void destroy_call(const shared_call* self) { delete of(self); }
+  static const defaulted_kernel_call* of(const void* self) {
+    return static_cast<const defaulted_kernel_call*>(static_cast<const shared_call*>(self));
+  }
+  static void run_thread(const void* self) { std::apply(Direct{}, of(self)->arguments); }
+  static bool run_threads(const void* self, thread_loop& loop) {
+    const arguments_type& arguments = of(self)->arguments;
+    return loop.run([&] { std::apply(Direct{}, arguments); });
+  }
+  static std::size_t pointer_arguments(const void* self, const void** out, std::size_t capacity) {
+    std::size_t i = 0;
+    std::apply([&](const auto&... value) { ((i < capacity ? (out[i++] = pointer_or_null(value)) : nullptr), ...); },
+               of(self)->arguments);
+    return sizeof...(Given);
+  }
+  static kernel_invocation invocation(call_reference call, const char* name) {
+    const void* function = reinterpret_cast<const void*>(of(call.get())->function);
+#ifdef __CUSIM_ACCESS_HOOKS__
+    constexpr bool (*loop)(const void*, thread_loop&) = nullptr;  // as kernel_call::thread_loop_of
+#else
+    constexpr bool (*loop)(const void*, thread_loop&) = &run_threads;
+#endif
+    kernel_invocation invocation{&run_thread, static_cast<call_reference&&>(call), function, name,
+                                 &pointer_arguments, loop};
+    invocation.called_by_name = loop != nullptr;
+    return invocation;
+  }
+};
+
 // Where the kernel's own frame matters more than its speed, the loop calls
 // it through the pointer, which keeps the kernel out of the loop's code: in
 // an unoptimised build (cusim-cc defines __CUSIM_KERNEL_FRAMES__ without
