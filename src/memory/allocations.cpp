@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "platform/memory.hpp"
 #include "support/address_check.hpp"
 #include "support/diagnostics.hpp"
 
@@ -17,6 +18,54 @@ namespace cusim::detail {
 namespace {
 
 constexpr std::size_t alignment = 256;
+
+// A GPU maps device memory in 2 MiB pages and places large allocations
+// apart, so an index that runs far past a large buffer faults there
+// ("an illegal memory access"). On the host, consecutive large blocks sit
+// side by side and the same read would quietly land in the next buffer
+// (CUDA by Example's hash table reads its values array as twice its size:
+// the H100 stops it; cusim ran it to the end). So a device or managed
+// allocation of 2 MiB or more gets a mapping of its own, its size rounded
+// up to 2 MiB (which stays addressable, as the GPU's page does), followed by
+// as much address space again that faults (memory is not spent on it).
+constexpr std::size_t large_page = std::size_t{2} << 20;
+
+bool counts_as_device(memory_kind kind) {
+  return kind == memory_kind::device || kind == memory_kind::managed;
+}
+
+bool mapped_apart(std::size_t size, memory_kind kind) {
+  return counts_as_device(kind) && size >= large_page && platform::guard_pages_available();
+}
+
+std::size_t rounded_size(std::size_t size) {
+  return size == 0 ? alignment : (size + alignment - 1) / alignment * alignment;
+}
+
+// What the program has no business touching past its bytes: the rounding to
+// 256 bytes, or to the 2 MiB page of a large one.
+std::size_t padded_size(const allocation& a) {
+  return mapped_apart(a.size, a.kind) ? (a.size + large_page - 1) / large_page * large_page : rounded_size(a.size);
+}
+
+void* allocate_block(std::size_t size, memory_kind kind) {
+  if (!mapped_apart(size, kind)) return std::aligned_alloc(alignment, rounded_size(size));
+  const std::size_t padded = (size + large_page - 1) / large_page * large_page;
+  void* base = platform::reserve_memory(2 * padded);
+  if (base == nullptr) return nullptr;
+  platform::make_guard(static_cast<char*>(base) + padded, padded);
+  return base;
+}
+
+void free_block(const allocation& a) {
+  if (!mapped_apart(a.size, a.kind)) {
+    std::free(a.base);
+    return;
+  }
+  // ASan forgets the rounding's poison only for the blocks its allocator made.
+  address_check::unpoison(a.base, padded_size(a));
+  platform::release_memory(a.base, 2 * padded_size(a));
+}
 
 struct table {
   std::mutex mutex;
@@ -27,7 +76,7 @@ struct table {
     std::erase_if(by_base, [&](auto& entry) {
       const allocation& a = entry.second;
       if (a.device != device) return false;
-      if (a.kind != memory_kind::registered_host) std::free(a.base);
+      if (a.kind != memory_kind::registered_host) free_block(a);
       return true;
     });
     device_bytes[device] = 0;
@@ -43,14 +92,6 @@ table& the_table() {
   return t;
 }
 
-bool counts_as_device(memory_kind kind) {
-  return kind == memory_kind::device || kind == memory_kind::managed;
-}
-
-std::size_t rounded_size(std::size_t size) {
-  return size == 0 ? alignment : (size + alignment - 1) / alignment * alignment;
-}
-
 // The entry containing `address` (or its padding); the caller holds the mutex.
 const allocation* lookup(table& t, const void* address, bool with_padding = false) {
   const auto key = reinterpret_cast<std::uintptr_t>(address);
@@ -59,7 +100,7 @@ const allocation* lookup(table& t, const void* address, bool with_padding = fals
   --it;
   const allocation& a = it->second;
   // A zero-byte allocation still owns its (aligned, non-empty) block.
-  const std::size_t extent = with_padding ? rounded_size(a.size) : a.size == 0 ? 1 : a.size;
+  const std::size_t extent = with_padding ? padded_size(a) : a.size == 0 ? 1 : a.size;
   return key < it->first + extent ? &a : nullptr;
 }
 
@@ -71,12 +112,12 @@ void* allocate(std::size_t size, memory_kind kind) {
   const int device = current_device();
   std::size_t& in_use = t.device_bytes[device];
   if (counts_as_device(kind) && size > active_profile().total_global_mem - in_use) return nullptr;
-  const std::size_t rounded = rounded_size(size);
-  void* base = std::aligned_alloc(alignment, rounded);
+  void* base = allocate_block(size, kind);
   if (base == nullptr) return nullptr;
+  const allocation made{base, size, kind, device};
   // The rounding is cusim's, not the program's: an access there is out of bounds.
-  address_check::poison(static_cast<char*>(base) + size, rounded - size);
-  t.by_base.emplace(reinterpret_cast<std::uintptr_t>(base), allocation{base, size, kind, device});
+  address_check::poison(static_cast<char*>(base) + size, padded_size(made) - size);
+  t.by_base.emplace(reinterpret_cast<std::uintptr_t>(base), made);
   if (counts_as_device(kind)) in_use += size;
   return base;
 }
@@ -90,7 +131,7 @@ bool release(void* base, bool accept_device_or_managed, bool accept_pinned) {
   if (it->second.kind == memory_kind::registered_host) return false;  // not cusim's to free
   if (device ? !accept_device_or_managed : !accept_pinned) return false;
   if (device) t.device_bytes[it->second.device] -= it->second.size;
-  std::free(base);
+  free_block(it->second);
   t.by_base.erase(it);
   return true;
 }
@@ -113,6 +154,19 @@ std::string describe_allocation_address(const void* address) {
   return place_in(offset, a->size,
                   fmt::format("the {}-byte buffer at {} (cudaMalloc and the like, device {})", a->size, a->base,
                               a->device));
+}
+
+std::string describe_address_past_allocation(const void* address) {
+  table& t = the_table();
+  std::unique_lock lock(t.mutex, std::try_to_lock);
+  if (!lock) return {};
+  const auto key = reinterpret_cast<std::uintptr_t>(address);
+  auto it = t.by_base.upper_bound(key);
+  if (it == t.by_base.begin()) return {};
+  const allocation& a = (--it)->second;
+  if (!mapped_apart(a.size, a.kind) || key >= it->first + 2 * padded_size(a)) return {};
+  return fmt::format("{} bytes after the end of the {}-byte buffer at {} (cudaMalloc and the like, device {})",
+                     key - it->first - a.size, a.size, a.base, a.device);
 }
 
 bool is_device_range(const void* address, std::size_t bytes) {

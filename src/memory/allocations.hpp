@@ -20,7 +20,8 @@ struct allocation {
 };
 
 // Allocates `size` bytes (256-byte aligned, as cudaMalloc guarantees) on
-// the current device. Returns nullptr when that device's memory (its
+// the current device; a device or managed one of 2 MiB or more is followed
+// by address space that faults, as a GPU's would (allocations.cpp). Returns nullptr when that device's memory (its
 // profile's), or the host's, is exhausted.
 void* allocate(std::size_t size, memory_kind kind);
 
@@ -35,6 +36,10 @@ std::optional<allocation> find_allocation(const void* address);
 // counting the padding up to the next 256-byte boundary, where the program
 // has no business either. Empty when in no allocation.
 std::string describe_allocation_address(const void* address);
+// For a fault: where `address` lies past the end of a large device
+// allocation, in the address space that faults after it ("3 MiB after the
+// end of ..."). Empty elsewhere.
+std::string describe_address_past_allocation(const void* address);
 
 // True when [address, address + bytes) lies inside one device or managed
 // allocation: memory a kernel or a device-side copy may touch.

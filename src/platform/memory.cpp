@@ -33,6 +33,8 @@ void* reserve_memory(std::size_t bytes) {
 
 void release_memory(void* p, std::size_t bytes) { munmap(p, bytes); }
 
+bool guard_pages_available() { return true; }
+
 bool make_guard(void* p, std::size_t bytes) { return mprotect(p, bytes, PROT_NONE) == 0; }
 
 void discard_memory(void* p, std::size_t bytes) { madvise(p, bytes, MADV_DONTNEED); }
@@ -96,6 +98,8 @@ void* reserve_memory(std::size_t bytes) {
 }
 
 void release_memory(void* p, std::size_t) { std::free(p); }
+
+bool guard_pages_available() { return false; }
 
 bool make_guard(void*, std::size_t) { return false; }
 

@@ -33,6 +33,9 @@ void keep_small_pages(void* p, std::size_t bytes);
 // fiber stack costs two.
 std::size_t mapping_limit();
 
+// Whether make_guard works here (not in the generic fallback).
+bool guard_pages_available();
+
 // Makes the pages at [p, p + bytes) fault when touched; false where the
 // platform cannot (the generic fallback).
 bool make_guard(void* p, std::size_t bytes);

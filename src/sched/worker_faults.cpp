@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "memory/allocations.hpp"
 #include "sched/worker.hpp"
 #include "support/address_check.hpp"
 #include "support/diagnostics.hpp"
@@ -99,10 +100,12 @@ std::string worker::describe_fault() const {
                        "cudaDeviceSetLimit(cudaLimitStackSize, ...) before the launch gives threads more. {}",
                        where, thread.stack().size() / 1024, hint);
   }
-  const char* cause = address < null_page_limit
-                          ? "a null pointer, or an offset from one"
-                          : "nothing is mapped there: an uninitialised, freed or out-of-bounds pointer; a build "
-                            "with cusim-cc --check=memory names the allocation it came from";
+  const std::string past = describe_address_past_allocation(f.address);
+  const std::string cause =
+      address < null_page_limit ? "a null pointer, or an offset from one"
+      : !past.empty()           ? past + ": an index past the end of the buffer, which a GPU's memory does not hold either"
+                                : "nothing is mapped there: an uninitialised, freed or out-of-bounds pointer; a build "
+                                  "with cusim-cc --check=memory names the allocation it came from";
   return fmt::format("an illegal memory access at {}: address {:#x} ({}). {}", where, address, cause, hint);
 }
 

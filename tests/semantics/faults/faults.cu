@@ -64,6 +64,13 @@ __global__ void overflows_parked(int* out, int depth, bool wait_at_bottom) {
   __syncthreads();
 }
 
+// An index far past a large buffer (4 MiB, read 3 MiB past its end, as CUDA
+// by Example's hash table reads its values array): a GPU stops the kernel
+// with an illegal address; so does cusim, which names the buffer.
+__global__ void reads_past_large(const int* buffer, int* out, int elements) {
+  out[threadIdx.x] = buffer[elements + (3 << 20) / 4 + threadIdx.x];
+}
+
 int main(int argc, char** argv) {
   const char* what = argc > 1 ? argv[1] : "null";
   int host_data[4] = {1, 2, 3, 4};
@@ -76,6 +83,11 @@ int main(int argc, char** argv) {
   if (std::strcmp(what, "parked_waits") == 0) overflows_parked<<<1, 64>>>(out, 24, true);
   if (std::strcmp(what, "parked_returns") == 0) overflows_parked<<<1, 64>>>(out, 24, false);
   if (std::strcmp(what, "divide") == 0) divides<<<1, 32>>>(out, 0);
+  if (std::strcmp(what, "past_large") == 0) {
+    int* large = nullptr;
+    cudaMalloc(&large, 4 << 20);
+    reads_past_large<<<1, 32>>>(large, out, (4 << 20) / 4);
+  }
   if (std::strcmp(what, "exception") == 0) throws<<<1, 32>>>(out);
   std::printf("%s: synchronise %s\n", what, cudaGetErrorName(cudaDeviceSynchronize()));
   int* more = nullptr;
