@@ -40,8 +40,13 @@ function(_cusim_compile_sources target arch)
   _cusim_compiler(compiler compiler_target)
   set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
   set(definitions "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  # cusim's own builds with CUSIM_LINE_TABLES_ONLY (CusimCompressedDebug.cmake): line tables only.
+  set(debug_flag -g)
+  if(CUSIM_LINE_TABLES_ONLY)
+    set(debug_flag -lineinfo)
+  endif()
   set(build_type_flags
-      "$<$<CONFIG:Debug,RelWithDebInfo>:-g>" "$<$<CONFIG:Release>:-O3>" "$<$<CONFIG:RelWithDebInfo>:-O2>"
+      "$<$<CONFIG:Debug,RelWithDebInfo>:${debug_flag}>" "$<$<CONFIG:Release>:-O3>" "$<$<CONFIG:RelWithDebInfo>:-O2>"
       "$<$<CONFIG:MinSizeRel>:-Os>")
   set(pic "$<TARGET_PROPERTY:${target},POSITION_INDEPENDENT_CODE>")
   set(shared "$<STREQUAL:$<TARGET_PROPERTY:${target},TYPE>,SHARED_LIBRARY>")

@@ -11,7 +11,7 @@ cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
 
 set(samples 010-vector-add 030-dot-product 065-warp-scan 100-grid-sync-reduction 110-cluster-histogram
             130-dp-quicksort)
-step(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} -DCUSIM_PLATFORM=generic -DCUSIM_BUILD_TESTS=OFF
+step(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} -DCUSIM_PLATFORM=generic -DCUSIM_LINE_TABLES_ONLY=ON -DCUSIM_BUILD_TESTS=OFF
      -DCUSIM_BUILD_BENCH=OFF -DCUSIM_KERNEL_FACTS=OFF)
 step(${CMAKE_COMMAND} --build ${BINARY_DIR} -j ${cores} --target ${samples})
 foreach(sample IN LISTS samples)

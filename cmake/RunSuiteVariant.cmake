@@ -39,7 +39,9 @@ else()
   message(FATAL_ERROR "RunSuiteVariant.cmake: unknown VARIANT '${VARIANT}' (address, thread, clang or aarch64)")
 endif()
 
-step(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} ${options} -DCUSIM_BUILD_BENCH=OFF)
+# Line tables only: reports name files and lines; no test here runs a
+# debugger, and full debug information cost these builds time and disk.
+step(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} ${options} -DCUSIM_BUILD_BENCH=OFF -DCUSIM_LINE_TABLES_ONLY=ON)
 step(${CMAKE_COMMAND} --build ${BINARY_DIR} -j ${cores})
 # Under TSan, not the rewriter's tests either: they check cusim-cc, whose
 # only second thread is clang's parse (the ASan variant checks its memory
