@@ -44,7 +44,8 @@ class kernel_launcher {
   cudaError_t launch_as(Args&&... args) const {
     static_assert(sizeof...(Args) == sizeof...(Params),
                   "a kernel launch must pass one argument per parameter (default arguments apply only to a "
-                  "<<<...>>> launch that names the kernel, which cusim-cc then calls by name)");
+                  "<<<...>>> launch that cusim-cc can call by name: of a kernel at namespace scope, named where no "
+                  "variable or member of the same name may hide it)");
     using call_type = detail::kernel_call<Params...>;
     // The arguments converted to the parameters' types on the host, as
     // nvcc's launch stub takes them; the kernel gets their bytes. These host

@@ -10,6 +10,15 @@
 #include <fmt/format.h>
 
 #include "platform/memory.hpp"
+
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define CUSIM_VALGRIND_UNWRITTEN(p, n) VALGRIND_MAKE_MEM_UNDEFINED(p, n)
+#define CUSIM_VALGRIND_NO_ACCESS(p, n) VALGRIND_MAKE_MEM_NOACCESS(p, n)
+#else
+#define CUSIM_VALGRIND_UNWRITTEN(p, n) static_cast<void>(0)
+#define CUSIM_VALGRIND_NO_ACCESS(p, n) static_cast<void>(0)
+#endif
 #include "support/address_check.hpp"
 #include "support/diagnostics.hpp"
 
@@ -28,6 +37,9 @@ constexpr std::size_t alignment = 256;
 // allocation of 2 MiB or more gets a mapping of its own, its size rounded
 // up to 2 MiB (which stays addressable, as the GPU's page does), followed by
 // as much address space again that faults (memory is not spent on it).
+// Not under AddressSanitizer (cusim-cc --check=memory, and cusim's own ASan
+// build): its allocator's quarantine reports a use after cudaFree with
+// where the buffer was allocated and freed, which an unmapped range cannot.
 constexpr std::size_t large_page = std::size_t{2} << 20;
 
 bool counts_as_device(memory_kind kind) {
@@ -35,7 +47,8 @@ bool counts_as_device(memory_kind kind) {
 }
 
 bool mapped_apart(std::size_t size, memory_kind kind) {
-  return counts_as_device(kind) && size >= large_page && platform::guard_pages_available();
+  return counts_as_device(kind) && size >= large_page && platform::guard_pages_available() &&
+         !address_check::enabled;
 }
 
 std::size_t rounded_size(std::size_t size) {
@@ -53,18 +66,20 @@ void* allocate_block(std::size_t size, memory_kind kind) {
   const std::size_t padded = (size + large_page - 1) / large_page * large_page;
   void* base = platform::reserve_memory(2 * padded);
   if (base == nullptr) return nullptr;
-  platform::make_guard(static_cast<char*>(base) + padded, padded);
+  if (!platform::make_guard(static_cast<char*>(base) + padded, padded)) {
+    platform::release_memory(base, 2 * padded);
+    return nullptr;
+  }
+  // Valgrind takes fresh mappings for written memory: as a malloc'd block's,
+  // the buffer's bytes are unwritten and the rounding out of bounds.
+  CUSIM_VALGRIND_UNWRITTEN(base, size);
+  CUSIM_VALGRIND_NO_ACCESS(static_cast<char*>(base) + size, padded - size);
   return base;
 }
 
 void free_block(const allocation& a) {
-  if (!mapped_apart(a.size, a.kind)) {
-    std::free(a.base);
-    return;
-  }
-  // ASan forgets the rounding's poison only for the blocks its allocator made.
-  address_check::unpoison(a.base, padded_size(a));
-  platform::release_memory(a.base, 2 * padded_size(a));
+  if (mapped_apart(a.size, a.kind)) platform::release_memory(a.base, 2 * padded_size(a));
+  else std::free(a.base);
 }
 
 struct table {
@@ -164,7 +179,9 @@ std::string describe_address_past_allocation(const void* address) {
   auto it = t.by_base.upper_bound(key);
   if (it == t.by_base.begin()) return {};
   const allocation& a = (--it)->second;
-  if (!mapped_apart(a.size, a.kind) || key >= it->first + 2 * padded_size(a)) return {};
+  if (!mapped_apart(a.size, a.kind) || key < it->first + padded_size(a) || key >= it->first + 2 * padded_size(a)) {
+    return {};
+  }
   return fmt::format("{} bytes after the end of the {}-byte buffer at {} (cudaMalloc and the like, device {})",
                      key - it->first - a.size, a.size, a.base, a.device);
 }

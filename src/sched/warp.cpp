@@ -234,16 +234,30 @@ void warp_state::complete_ready_groups(fiber_queue& woken) {
 // it (cg::binary_partition's halves reducing, each with its own mask, while
 // lanes that finished wait at the tile's sync): it gets there later. Misuse
 // is a lane arriving with the mask of a pending collective but another
-// intrinsic; masks that overlap and wait for each other are a deadlock,
-// which the block's progress check reports (worker.cpp).
+// intrinsic, or at the same call as a pending collective whose mask
+// overlaps its own but differs (lanes that disagree on the mask); other
+// masks that overlap and wait for each other are a deadlock, which the
+// block's progress check reports (worker.cpp).
 warp_state::arrival warp_state::arrive(fiber& self, unsigned int lane, const warp_call& call, fiber_queue& woken,
                                        std::string& expected) {
   // __activemask groups gather the lanes reaching one call site together.
   const bool active = call.op == warp_op::active_mask;
   auto it = std::find_if(groups_.begin(), groups_.end(), [&](const warp_group& g) {
     return active ? g.op == warp_op::active_mask && g.file == call.file && g.line == call.line
-                  : g.op != warp_op::active_mask && g.mask == call.mask && (g.arrived & bit(lane)) == 0;
+                  : g.op != warp_op::active_mask && g.mask == call.mask;
   });
+  if (it == groups_.end() && !active) {
+    // No collective of its mask: one at the same call with a mask that
+    // shares lanes with its own is the collective it should have joined.
+    it = std::find_if(groups_.begin(), groups_.end(), [&](const warp_group& g) {
+      return g.op == call.op && g.line == call.line && g.file == call.file && (g.mask & call.mask) != 0;
+    });
+    if (it != groups_.end()) {
+      expected = fmt::format("{} ({}:{}) with mask {:#010x} (its own is {:#010x}), where lanes {} wait",
+                             warp_op_name(it->op), it->file, it->line, it->mask, call.mask, describe_lanes(it->arrived));
+      return arrival::mismatch;
+    }
+  }
   if (it != groups_.end() && !active && it->op != call.op) {
     expected = fmt::format("{} ({}:{}) with mask {:#010x}, where lanes {} wait", warp_op_name(it->op), it->file,
                            it->line, it->mask, describe_lanes(it->arrived));

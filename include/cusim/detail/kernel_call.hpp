@@ -210,6 +210,23 @@ struct direct_kernel_call : kernel_call<Params...> {
     return invocation;
   }
 };
+// Where the kernel's own frame matters more than its speed, the loop calls
+// it through the pointer, which keeps the kernel out of the loop's code: in
+// an unoptimised build (cusim-cc defines __CUSIM_KERNEL_FRAMES__ without
+// -O1..3; nothing would be inlined anyway) and under a sanitizer, whose
+// reports name the frame that holds a local variable.
+#if defined(__CUSIM_KERNEL_FRAMES__) || defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kernel_frames_kept = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+inline constexpr bool kernel_frames_kept = true;
+#else
+inline constexpr bool kernel_frames_kept = false;
+#endif
+#else
+inline constexpr bool kernel_frames_kept = false;
+#endif
+
 // A launch by the kernel's name that leaves trailing parameters to their
 // default arguments (`k<<<g, b>>>(p)` for `__global__ void k(int* p, int n = 32)`,
 // as nvcc takes it): the default arguments live only in the kernel's
@@ -232,9 +249,9 @@ template <class Direct, class Given, class... Params>
 struct defaulted_kernel_call;
 template <class Direct, class... Given, class... Params>
 struct defaulted_kernel_call<Direct, type_list<Given...>, Params...> : shared_call {
-  static_assert(!(passed_by_address<Given> || ...),
+  static_assert(!(passed_by_address<Params> || ...),
                 "cusim: a launch that leaves parameters to their default arguments calls the kernel by name, which "
-                "would run the copy constructor of a parameter CUDA copies as bytes: pass every argument");
+                "would construct and destroy, in every thread, a parameter CUDA copies as bytes: pass every argument");
   using arguments_type = std::tuple<std::decay_t<Given>...>;
   void (*function)(Params...);
   arguments_type arguments;
@@ -260,10 +277,12 @@ struct defaulted_kernel_call<Direct, type_list<Given...>, Params...> : shared_ca
   }
   static kernel_invocation invocation(call_reference call, const char* name) {
     const void* function = reinterpret_cast<const void*>(of(call.get())->function);
+    // As kernel_call::thread_loop_of, and where the kernel's frame is kept
+    // (kernel_frames_kept, above) the scheduler starts each thread.
 #ifdef __CUSIM_ACCESS_HOOKS__
-    constexpr bool (*loop)(const void*, thread_loop&) = nullptr;  // as kernel_call::thread_loop_of
+    constexpr bool (*loop)(const void*, thread_loop&) = nullptr;
 #else
-    constexpr bool (*loop)(const void*, thread_loop&) = &run_threads;
+    constexpr bool (*loop)(const void*, thread_loop&) = kernel_frames_kept ? nullptr : &run_threads;
 #endif
     kernel_invocation invocation{&run_thread, static_cast<call_reference&&>(call), function, name,
                                  &pointer_arguments, loop};
@@ -272,22 +291,6 @@ struct defaulted_kernel_call<Direct, type_list<Given...>, Params...> : shared_ca
   }
 };
 
-// Where the kernel's own frame matters more than its speed, the loop calls
-// it through the pointer, which keeps the kernel out of the loop's code: in
-// an unoptimised build (cusim-cc defines __CUSIM_KERNEL_FRAMES__ without
-// -O1..3; nothing would be inlined anyway) and under a sanitizer, whose
-// reports name the frame that holds a local variable.
-#if defined(__CUSIM_KERNEL_FRAMES__) || defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-inline constexpr bool kernel_frames_kept = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-inline constexpr bool kernel_frames_kept = true;
-#else
-inline constexpr bool kernel_frames_kept = false;
-#endif
-#else
-inline constexpr bool kernel_frames_kept = false;
-#endif
 template <class Direct, class... Params>
 using call_for = std::conditional_t<kernel_frames_kept || (passed_by_address<Params> || ...), kernel_call<Params...>,
                                     direct_kernel_call<Direct, Params...>>;

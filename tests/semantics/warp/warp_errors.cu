@@ -30,6 +30,13 @@ __global__ void read_missing_lanes(int* out) {
 // A width that is not a power of two.
 __global__ void bad_width(int* out) { out[threadIdx.x] = __shfl_sync(0xffffffff, 1, 0, 12); }
 
+// The lanes of one call disagree on the mask: 0-15 name the whole warp,
+// 16-31 only themselves.
+__global__ void masks_disagree(int* out) {
+  const unsigned int mask = threadIdx.x < 16 ? 0xffffffffu : 0xffff0000u;
+  out[threadIdx.x] = static_cast<int>(__ballot_sync(mask, 1));
+}
+
 int main(int argc, char** argv) {
   const char* which = argc > 1 ? argv[1] : "";
   int* out;
@@ -39,6 +46,7 @@ int main(int argc, char** argv) {
   else if (!std::strcmp(which, "deadlock")) shuffle_against_barrier<<<1, 32>>>(out);
   else if (!std::strcmp(which, "missing")) read_missing_lanes<<<2, 48>>>(out);
   else if (!std::strcmp(which, "width")) bad_width<<<1, 32>>>(out);
+  else if (!std::strcmp(which, "disagree")) masks_disagree<<<1, 32>>>(out);
   else return 2;
   std::printf("%s: %s\n", which, cudaGetErrorName(cudaDeviceSynchronize()));
   return 0;
