@@ -50,7 +50,9 @@ class fiber {
   // fields every wait touches, not in the loop's frame on its stack.
   bool in_loop = false;
   bool loop_never_waits = false;  // the loop's thread_loop::threads_never_wait
-  bool unguarded_stack = false;   // its stack has no guard page (stack.hpp): checked at each switch
+  // !stack().guarded(), copied here beside the fields every switch reads:
+  // hand_over tests it at each switch (stack.hpp says why).
+  bool unguarded_stack = false;
   unsigned int loop_first_unrecorded = 0;
   std::size_t block_slot = 0;       // its index in its block's list of fibers (block_state::fibers)
   warp_result warp_outcome{};        // handed over by whoever completed the warp collective it waited at

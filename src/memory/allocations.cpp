@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include "platform/memory.hpp"
+#include "support/address_check.hpp"
+#include "support/diagnostics.hpp"
 
 #if __has_include(<valgrind/memcheck.h>)
 #include <valgrind/memcheck.h>
@@ -19,8 +21,6 @@
 #define CUSIM_VALGRIND_UNWRITTEN(p, n) static_cast<void>(0)
 #define CUSIM_VALGRIND_NO_ACCESS(p, n) static_cast<void>(0)
 #endif
-#include "support/address_check.hpp"
-#include "support/diagnostics.hpp"
 
 namespace cusim::detail {
 
@@ -56,14 +56,16 @@ std::size_t rounded_size(std::size_t size) {
 }
 
 // What the program has no business touching past its bytes: the rounding to
-// 256 bytes, or to the 2 MiB page of a large one.
-std::size_t padded_size(const allocation& a) {
-  return mapped_apart(a.size, a.kind) ? (a.size + large_page - 1) / large_page * large_page : rounded_size(a.size);
+// 256 bytes, or to the 2 MiB page of a large one. (A large one's mapping is
+// twice that: the address space that faults follows.)
+std::size_t padded_size(std::size_t size, memory_kind kind) {
+  return mapped_apart(size, kind) ? (size + large_page - 1) / large_page * large_page : rounded_size(size);
 }
+std::size_t padded_size(const allocation& a) { return padded_size(a.size, a.kind); }
 
 void* allocate_block(std::size_t size, memory_kind kind) {
   if (!mapped_apart(size, kind)) return std::aligned_alloc(alignment, rounded_size(size));
-  const std::size_t padded = (size + large_page - 1) / large_page * large_page;
+  const std::size_t padded = padded_size(size, kind);
   void* base = platform::reserve_memory(2 * padded);
   if (base == nullptr) return nullptr;
   if (!platform::make_guard(static_cast<char*>(base) + padded, padded)) {
@@ -107,15 +109,22 @@ table& the_table() {
   return t;
 }
 
-// The entry containing `address` (or its padding); the caller holds the mutex.
-const allocation* lookup(table& t, const void* address, bool with_padding = false) {
+// How far past its base an allocation reaches, for lookup: its bytes, its
+// padding too, or also the address space that faults after a large one.
+enum class reach { bytes, padding, fault_range };
+
+// The entry containing `address` within `how_far`; the caller holds the mutex.
+const allocation* lookup(table& t, const void* address, reach how_far = reach::bytes) {
   const auto key = reinterpret_cast<std::uintptr_t>(address);
   auto it = t.by_base.upper_bound(key);
   if (it == t.by_base.begin()) return nullptr;
   --it;
   const allocation& a = it->second;
   // A zero-byte allocation still owns its (aligned, non-empty) block.
-  const std::size_t extent = with_padding ? padded_size(a) : a.size == 0 ? 1 : a.size;
+  const std::size_t extent = how_far == reach::bytes         ? (a.size == 0 ? 1 : a.size)
+                             : how_far == reach::padding     ? padded_size(a)
+                             : mapped_apart(a.size, a.kind) ? 2 * padded_size(a)
+                                                            : padded_size(a);
   return key < it->first + extent ? &a : nullptr;
 }
 
@@ -163,7 +172,7 @@ std::string describe_allocation_address(const void* address) {
   // Reports come from sanitizers, maybe while cusim's own code holds the lock.
   std::unique_lock lock(t.mutex, std::try_to_lock);
   if (!lock) return {};
-  const allocation* a = lookup(t, address, /*with_padding*/ true);
+  const allocation* a = lookup(t, address, reach::padding);
   if (a == nullptr) return {};
   const auto offset = static_cast<std::size_t>(static_cast<const char*>(address) - static_cast<char*>(a->base));
   return place_in(offset, a->size,
@@ -175,15 +184,11 @@ std::string describe_address_past_allocation(const void* address) {
   table& t = the_table();
   std::unique_lock lock(t.mutex, std::try_to_lock);
   if (!lock) return {};
-  const auto key = reinterpret_cast<std::uintptr_t>(address);
-  auto it = t.by_base.upper_bound(key);
-  if (it == t.by_base.begin()) return {};
-  const allocation& a = (--it)->second;
-  if (!mapped_apart(a.size, a.kind) || key < it->first + padded_size(a) || key >= it->first + 2 * padded_size(a)) {
-    return {};
-  }
-  return fmt::format("{} bytes after the end of the {}-byte buffer at {} (cudaMalloc and the like, device {})",
-                     key - it->first - a.size, a.size, a.base, a.device);
+  const allocation* a = lookup(t, address, reach::fault_range);
+  if (a == nullptr || lookup(t, address, reach::padding) != nullptr) return {};  // in no range, or not past it
+  const auto past = static_cast<std::size_t>(static_cast<const char*>(address) - static_cast<char*>(a->base)) - a->size;
+  return fmt::format("{} bytes after the end of the {}-byte buffer at {} (cudaMalloc and the like, device {})", past,
+                     a->size, a->base, a->device);
 }
 
 bool is_device_range(const void* address, std::size_t bytes) {
