@@ -17,6 +17,9 @@ struct allocation {
   std::size_t size;
   memory_kind kind;
   int device;  // current when it was made
+  // A large device allocation's bytes before it in its own mapping
+  // (allocations.cpp: successive ones start at different offsets).
+  std::size_t lead = 0;
 };
 
 // Allocates `size` bytes (256-byte aligned, as cudaMalloc guarantees) on
