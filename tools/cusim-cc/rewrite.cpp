@@ -276,6 +276,15 @@ class rewriter {
     for (std::size_t i = out_.size(); i > 0; --i) {
       const char p = out_[i - 1];
       if (std::isspace(static_cast<unsigned char>(p))) continue;
+      // A line marker between a function's head and its body: the device
+      // pass's merge (device_pass.hpp) puts one there when the body comes
+      // from the pass that defined __CUDA_ARCH__.
+      const std::size_t line = out_.rfind('\n', i - 1);
+      const std::size_t first = out_.find_first_not_of(" \t", line == std::string::npos ? 0 : line + 1);
+      if (out_[first] == '#') {
+        i = line == std::string::npos ? 1 : line + 1;
+        continue;
+      }
       return p == ')';
     }
     return false;

@@ -1,0 +1,36 @@
+// Kernels whose bodies only the device pass sees (`#if __CUDA_ARCH__ >= 700`
+// around them, as several cuda-samples write): the merge puts a line marker
+// between the head and the body, and the body is still a function's, so its
+// __shared__ declarations are function-scope slots, its lambdas capture them,
+// and its malloc is the device heap's.
+#include <cstdio>
+#include <cstdlib>
+
+__global__ void sums(int* out) {
+#if __CUDA_ARCH__ >= 700
+#pragma diag_suppress static_var_with_dynamic_init
+  __shared__ int total;
+  // CHECK: ::std::type_identity_t<int>& total = *static_cast<::std::type_identity_t<int>*>(::cusim::detail::shared_slot(cusim_shared_site_0));
+  if (threadIdx.x == 0) total = 0;
+  __syncthreads();
+  auto add = [=](int v) { atomicAdd(&total, v); };
+  // CHECK: [=, &total](int v)
+  add(static_cast<int>(threadIdx.x));
+  __syncthreads();
+  int* scratch = static_cast<int*>(malloc(sizeof(int)));
+  // CHECK: ::cusim::detail::device_malloc(
+  *scratch = total;
+  if (threadIdx.x == 0) *out = *scratch;
+  free(scratch);
+#endif
+}
+
+int main() {
+  int* d;
+  cudaMalloc(&d, sizeof(int));
+  sums<<<1, 64>>>(d);
+  int h = 0;
+  cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost);
+  printf("total %d\n", h);
+  // OUTPUT: total 2016
+}
