@@ -2,7 +2,8 @@
 // around them, as several cuda-samples write): the merge puts a line marker
 // between the head and the body, and the body is still a function's, so its
 // __shared__ declarations are function-scope slots, its lambdas capture them,
-// and its malloc is the device heap's.
+// its malloc is the device heap's, and the kernel is registered after it
+// (cudaLaunchKernel finds it by address).
 #include <cstdio>
 #include <cstdlib>
 
@@ -24,6 +25,7 @@ __global__ void sums(int* out) {
   free(scratch);
 #endif
 }
+// CHECK: static const ::cusim::detail::kernel_registration<void(int* out)> cusim_kernel_registration_0(sums, "sums");
 
 int main() {
   int* d;
@@ -33,4 +35,10 @@ int main() {
   cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost);
   printf("total %d\n", h);
   // OUTPUT: total 2016
+  cudaMemset(d, 0, sizeof(int));
+  void* arguments[] = {&d};
+  const cudaError_t launched = cudaLaunchKernel(reinterpret_cast<const void*>(sums), dim3(1), dim3(32), arguments, 0, 0);
+  cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost);
+  printf("by address: %s, total %d\n", cudaGetErrorName(launched), h);
+  // OUTPUT: by address: cudaSuccess, total 496
 }

@@ -575,6 +575,15 @@ class rewriter {
     if (close == std::string::npos) return;
     std::size_t end = close + 1;
     while (end < src_.size() && src_[end] != ';' && src_[end] != '{') {
+      if (src_[end] == '\n') {
+        // A line marker before the body (the device pass's merge puts one there): skip it.
+        const std::size_t first = src_.find_first_not_of(" \t", end + 1);
+        if (first != std::string::npos && src_[first] == '#') {
+          end = src_.find('\n', first);
+          if (end == std::string::npos) return;
+          continue;
+        }
+      }
       if (src_[end] == '(' || src_[end] == '"' || src_[end] == '\'' || src_[end] == '}') return;  // not a plain declaration
       ++end;
     }
