@@ -16,6 +16,7 @@
 #include "api/kernels.hpp"
 #include "fiber/fiber.hpp"
 #include "sched/block.hpp"
+#include "sched/device_failure.hpp"
 #include "sched/worker.hpp"
 #include "sched/race_check.hpp"
 #include "sched/schedule.hpp"
@@ -181,15 +182,17 @@ void* dynamic_shared() {
   return current_thread->block->dynamic_shared();
 }
 
-void trap(const char* what, const char* file, unsigned int line) {
+void stop_grid(const char* what, const char* file, unsigned int line, cudaError_t error) {
   worker* w = worker::current();
   if (w == nullptr || current_thread == nullptr) {
     report("{} at {}:{} on the host: the process aborts.", what, file, line);
     std::abort();
   }
-  w->fail_grid(fmt::format("{} at {}:{}.", what, file, line));
+  w->fail_grid(fmt::format("{} at {}:{}.", what, file, line), error);
   w->abandon_thread();
 }
+
+void trap(const char* what, const char* file, unsigned int line) { stop_grid(what, file, line, cudaErrorLaunchFailure); }
 
 }  // namespace cusim::detail
 
