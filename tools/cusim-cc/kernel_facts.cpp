@@ -20,6 +20,8 @@
 #include <clang/Sema/SemaConsumer.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/CrashRecoveryContext.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
 
 #include <fmt/format.h>
 
@@ -27,6 +29,8 @@
 #include <map>
 #include <memory>
 #include <set>
+
+#include "facts_source.hpp"
 
 namespace cusim::cc {
 
@@ -467,6 +471,39 @@ namespace {
 
 // One parse; `noinline_macro`: with CUDA's __noinline__ specifier defined in
 // the user's files (noinline_in_user_code).
+// A file as clang reads it, after facts_source_fixes: its length is the
+// file's, so the real file's status stands.
+class fixed_file : public llvm::vfs::File {
+ public:
+  fixed_file(std::unique_ptr<llvm::vfs::File> real, std::unique_ptr<llvm::MemoryBuffer> contents)
+      : real_(std::move(real)), contents_(std::move(contents)) {}
+  llvm::ErrorOr<llvm::vfs::Status> status() override { return real_->status(); }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine&, int64_t, bool, bool) override {
+    if (contents_ == nullptr) return std::make_error_code(std::errc::io_error);  // read once, as FileManager does
+    return std::move(contents_);
+  }
+  std::error_code close() override { return real_->close(); }
+
+ private:
+  std::unique_ptr<llvm::vfs::File> real_;
+  std::unique_ptr<llvm::MemoryBuffer> contents_;
+};
+
+// The real file system, with facts_source_fixes applied to what is read.
+class fixing_file_system : public llvm::vfs::ProxyFileSystem {
+ public:
+  fixing_file_system() : ProxyFileSystem(llvm::vfs::getRealFileSystem()) {}
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine& path) override {
+    auto file = ProxyFileSystem::openFileForRead(path);
+    if (!file) return file;
+    auto contents = (*file)->getBuffer(path);
+    if (!contents) return contents.getError();
+    std::string fixed = facts_source_fixes((*contents)->getBuffer());
+    if (!fixed.empty()) *contents = llvm::MemoryBuffer::getMemBufferCopy(fixed, (*contents)->getBufferIdentifier());
+    return std::unique_ptr<llvm::vfs::File>(std::make_unique<fixed_file>(std::move(*file), std::move(*contents)));
+  }
+};
+
 kernel_facts parse_for_facts(const std::string& source, const std::vector<std::string>& arguments,
                              const std::vector<std::string>& own_header_dirs, bool noinline_macro) {
   kernel_facts facts;
@@ -481,7 +518,8 @@ kernel_facts parse_for_facts(const std::string& source, const std::vector<std::s
   command.insert(command.end(), {"-D__CUSIM_KERNEL_FACTS__=1", source});
   // clang's guard against deep recursion measures from here.
   noteBottomOfStack();
-  llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions()));
+  llvm::IntrusiveRefCntPtr<FileManager> files(
+      new FileManager(FileSystemOptions(), llvm::makeIntrusiveRefCnt<fixing_file_system>()));
   first_error_keeper errors(facts.first_error);
   tooling::ToolInvocation invocation(
       command, std::make_unique<facts_action>(own_header_dirs, noinline_macro, facts), files.get());

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "facts_source.hpp"
 #include "kernel_facts.hpp"
 
 using cusim::cc::kernel_fact;
@@ -184,6 +185,30 @@ void host() {
     CHECK(k.site.substr(k.site.rfind(':') + 1) == name);
   }
   CHECK(kernel(facts, "file_local").site.find(".cu:17:file_local") != std::string::npos);
+}
+
+TEST_CASE("cusim-cc kernel facts: alignas after __shared__, as nvcc takes it", "[tools][kernel_facts][quick]") {
+  // The edit before clang parses: the alignas to the declaration's start,
+  // every line and the length kept.
+  CHECK(cusim::cc::facts_source_fixes("  static __shared__ alignas(alignof(float4)) float a[4];\n") ==
+        "  alignas(alignof(float4)) static __shared__ float a[4];\n");
+  CHECK(cusim::cc::facts_source_fixes("x = 1; extern __shared__  alignas(16) char s[]; __shared__ int n;") ==
+        "x = 1; alignas(16) extern __shared__  char s[]; __shared__ int n;");
+  CHECK(cusim::cc::facts_source_fixes("__shared__ int n; __shared__ __align__(8) int m;").empty());
+  CHECK(cusim::cc::facts_source_fixes("__shared__ alignas(16\n) int split;").empty());  // lines stay put
+  if (!cusim::cc::kernel_facts_available()) return;  // cusim-cc built without clang's libraries
+  const kernel_facts facts = facts_of(R"(
+__global__ void aligned(float* out) {
+  __shared__ char flag;
+  __shared__ alignas(64) float tile[4];
+  flag = 1;
+  tile[threadIdx.x % 4] = flag;
+  out[0] = tile[1];
+}
+)");
+  REQUIRE(facts.parsed);
+  CHECK(kernel(facts, "aligned").static_shared_bytes == 64 + 4 * sizeof(float));
+  CHECK(kernel(facts, "aligned").site.empty());
 }
 
 TEST_CASE("cusim-cc kernel facts: a file clang cannot parse gets none, and says why", "[tools][kernel_facts][quick]") {
