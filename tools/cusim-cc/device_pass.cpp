@@ -97,8 +97,16 @@ class merger {
     return false;
   }
 
+  // Differences in system headers (Thrust's, libstdc++'s) are not the
+  // user's to fix, and the host pass's version is what a host compiler
+  // takes from them anyway: no warning.
   void warn_once(const token_hunk& t, const std::string& message) {
+    if (in_system_header(t.tokens.a_begin)) return;
     if (warned_line_hunks_.insert(t.line_hunk).second) warn_at(t.tokens.a_begin, message);
+  }
+  bool in_system_header(std::size_t host_token) const {
+    if (host_token >= host_.tokens().size()) return false;
+    return host_.lines()[host_.tokens()[host_token].line].flags.find('3') != std::string_view::npos;
   }
 
   void warn_at(std::size_t host_token, const std::string& message) {

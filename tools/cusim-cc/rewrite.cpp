@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 #include <map>
+#include <set>
 #include <string_view>
 #include <vector>
 
@@ -367,9 +368,11 @@ class rewriter {
       if (c == '"' || c == '\\') name += '\\';
       name += c;
     }
-    if (callee.find('<') == std::string::npos && is_template_kernel(name)) {
+    if (callee.find('<') == std::string::npos && (is_template_kernel(name) || is_overloaded_kernel(name))) {
       // Template arguments deduced from the launch's arguments: the
-      // resolver picks the specialization once their types are known.
+      // resolver picks the specialization once their types are known. So
+      // for overloaded kernels: the overload whose parameters the
+      // arguments match exactly, or else a call that C++ resolves.
       const std::string pointer = "static_cast<void (*)(A...)>(" + callee + ")";
       out_ += "::cusim::detail::launch_deduced(\"" + name + "\", []<class... A>(::cusim::detail::kernel_signature<A...>) { if constexpr (requires { " +
               pointer + "; }) return " + pointer + "; else return +[](A... a) { " + callee + "(a...); }; }, " +
@@ -414,6 +417,9 @@ class rewriter {
   bool is_call_of_free_function(std::string_view word) const {
     const std::size_t open = src_.find_first_not_of(" \t\n", pos_ + word.size());
     if (open == std::string::npos || src_[open] != '(') return false;
+    // C's malloc and free take one argument; a call with more is of another
+    // function of that name (Thrust's malloc(policy, n), free(policy, p)).
+    if (argument_count(open) != 1) return false;
     const std::size_t before = out_.find_last_not_of(" \t\n");
     if (before == std::string::npos) return true;
     if (out_[before] == '.' || (out_[before] == '>' && before > 0 && out_[before - 1] == '-')) return false;
@@ -526,6 +532,7 @@ class rewriter {
       }
       if (word.empty()) return;
       kernels_[word] = kernels_[word] || is_template;
+      kernel_arities_[word].insert(argument_count(paren));
       // `__global__ void ns::k(...) {...}`: defined outside its namespace,
       // registered where the namespace declares it.
       std::size_t before = begin;
@@ -648,6 +655,33 @@ class rewriter {
     }
   }
   // The ')' closing the '(' at `open` (within declaration_reach), or npos.
+  // How many arguments (or parameters) the parenthesized list opening at
+  // `open` holds: its commas outside nested brackets and literals, plus
+  // one; none for `()` and `(void)`. (Commas of template arguments count:
+  // callers use it where that errs safely.)
+  std::size_t argument_count(std::size_t open) const {
+    const std::size_t close = matching_close(open);
+    if (close == std::string::npos) return 1;
+    const std::size_t first = src_.find_first_not_of(" \t\n", open + 1);
+    if (first == close || (src_.compare(first, 4, "void") == 0 && src_.find_first_not_of(" \t\n", first + 4) == close)) {
+      return 0;
+    }
+    std::size_t count = 1;
+    int depth = 0;
+    for (std::size_t i = open + 1; i < close; ++i) {
+      const char c = src_[i];
+      if (c == '"' || c == '\'') {
+        i = literal_end(src_, i) - 1;
+      } else if (c == '(' || c == '[' || c == '{') {
+        ++depth;
+      } else if (c == ')' || c == ']' || c == '}') {
+        --depth;
+      } else if (c == ',' && depth == 0) {
+        ++count;
+      }
+    }
+    return count;
+  }
   std::size_t matching_close(std::size_t open) const {
     int depth = 0;
     for (std::size_t i = open; i < src_.size() && i < open + declaration_reach; ++i) {
@@ -704,9 +738,18 @@ class rewriter {
     return false;
   }
   bool is_kernel(const std::string& qualified_name) const { return find_kernel(qualified_name) != kernels_.end(); }
-  std::map<std::string, bool, std::less<>>::const_iterator find_kernel(const std::string& qualified_name) const {
+  // Declared with different numbers of parameters: the name alone does not
+  // say which kernel a launch means (cuda-samples' cdpAdvancedQuicksort).
+  bool is_overloaded_kernel(const std::string& qualified_name) const {
+    const auto it = kernel_arities_.find(last_name(qualified_name));
+    return it != kernel_arities_.end() && it->second.size() > 1;
+  }
+  static std::string last_name(const std::string& qualified_name) {
     const std::size_t colon = qualified_name.rfind(':');
-    return kernels_.find(colon == std::string::npos ? qualified_name : qualified_name.substr(colon + 1));
+    return colon == std::string::npos ? qualified_name : qualified_name.substr(colon + 1);
+  }
+  std::map<std::string, bool, std::less<>>::const_iterator find_kernel(const std::string& qualified_name) const {
+    return kernels_.find(last_name(qualified_name));
   }
 
   // Text the rewriter moves past without copying it as it scans (a launch
@@ -1012,6 +1055,7 @@ class rewriter {
   bool device_pending_ = false;  // a __global__ or __device__ declaration has begun
   bool template_pending_ = false;                // `template` seen since the last ; { }
   std::map<std::string, bool, std::less<>> kernels_;  // kernel name -> declared as a template
+  std::map<std::string, std::set<std::size_t>, std::less<>> kernel_arities_;  // kernel name -> its parameter counts
   unsigned site_counter_ = 0;
   std::size_t launch_end_ = 0;
   // Text due at an index of src_ the scan has not reached: a kernel's
