@@ -33,7 +33,7 @@ while read -r name target source rest; do
   args=()
   for ((i = 0; i < ${#fields[@]}; i++)); do
     case "${fields[i]}" in
-      --unordered | --known-difference | --needs-front-end) ;;
+      --unordered | --known-difference | --needs-front-end | --needs-thrust) ;;
       --rel | --abs | --env) ((i++)) ;;
       *) args+=("${fields[i]}") ;;
     esac

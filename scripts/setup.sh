@@ -12,8 +12,11 @@ cd "$(dirname "$0")/.."
 # clang: the test suite builds cusim with it too (platform.clang).
 # clang 14's libraries: cusim-cc's front end parses .cu files with them
 # (kernel facts: docs/cusim-cc.md).
+# libthrust-dev (with libcub-dev): Thrust, which CUDA programs include and
+# cusim runs on Thrust's C++ system with cusim's device memory
+# (docs/libraries.md#thrust).
 packages=(build-essential cmake libboost-context-dev catch2 libfmt-dev valgrind clang
-          libclang-14-dev libclang-cpp14-dev llvm-14-dev)
+          libclang-14-dev libclang-cpp14-dev llvm-14-dev libthrust-dev)
 # The test suite also cross-builds cusim for arm64 Linux and runs it under
 # qemu-user (platform.aarch64, docs/platforms.md): Debian's cross compiler,
 # qemu-user and the arm64 builds of cusim's libraries, from Debian's arm64

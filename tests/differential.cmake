@@ -34,6 +34,7 @@ foreach(entry IN LISTS _entries)
   set(arguments)
   set(known_difference FALSE)
   set(build_only FALSE)
+  set(skip FALSE)
   while(fields)
     list(POP_FRONT fields field)
     if(field STREQUAL "--unordered")
@@ -42,6 +43,11 @@ foreach(entry IN LISTS _entries)
       set(known_difference TRUE)
     elseif(field STREQUAL "--build-only")
       set(build_only TRUE)
+    elseif(field STREQUAL "--needs-thrust")
+      # Built only where Thrust's headers are (tests/semantics, samples).
+      if(NOT CUSIM_HAVE_THRUST)
+        set(skip TRUE)
+      endif()
     elseif(field STREQUAL "--needs-front-end")
       # Right only where cusim-cc has its clang front end (kernel facts).
       if(NOT CUSIM_CC_KERNEL_FACTS)
@@ -59,7 +65,7 @@ foreach(entry IN LISTS _entries)
   # polling a flag the host sets) TSan reports by exiting with 66, and
   # sample 100's full-GPU grid outgrows TSan's memory. The plain build
   # compares with the GPU.
-  if(NOT build_only AND NOT CUSIM_SANITIZE_FLAGS)
+  if(NOT skip AND NOT build_only AND NOT CUSIM_SANITIZE_FLAGS)
     add_test(NAME diff.${name}
       COMMAND cusim-diff ${diff_options} ${PROJECT_SOURCE_DIR}/tests/golden/${name}.txt -- $<TARGET_FILE:${target}>
               ${arguments})

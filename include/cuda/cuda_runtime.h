@@ -91,6 +91,11 @@ __attribute__((device)) inline void operator delete[](void*, void*) noexcept {}
 // that includes <memory> after this header (cuda-samples' deviceQuery.cpp).
 // In .cu files cusim-cc's rewriter spells the specifier out.
 #define __managed__
+// Thrust runs on its C++ system, with cusim's device memory
+// (include/cuda/thrust/system/cpp/memory_resource.h; docs/libraries.md).
+#ifndef THRUST_DEVICE_SYSTEM
+#define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
+#endif
 #define __forceinline__ inline __attribute__((always_inline))
 #if !defined(__CUSIM_CC__) && !defined(__CUSIM_KERNEL_FACTS__)
 #define __launch_bounds__(...)

@@ -14,6 +14,8 @@
 #include <cuda_pipeline.h>
 #include <cstdio>
 
+#include "expect.h"
+
 namespace cg = cooperative_groups;
 
 constexpr int threads = 128;
@@ -205,14 +207,8 @@ T* device_array(int n, T value = T()) {
 }
 
 int main() {
-  bool ok = true;
-  auto check = [&](const char* what, long long got, long long want) {
-    printf("%s: %lld\n", what, got);
-    if (got != want) {
-      printf("  expected %lld\n", want);
-      ok = false;
-    }
-  };
+  expectations expected;
+  auto check = [&](const char* what, long long got, long long want) { expected.check(what, got, want); };
   int h[8];
 
   int* totals = device_array<int>(2);
@@ -296,6 +292,5 @@ int main() {
 
   const cudaError_t status = cudaDeviceSynchronize();
   check("errors", status, cudaSuccess);
-  printf(ok ? "PASSED\n" : "FAILED\n");
-  return ok ? 0 : 1;
+  return expected.passed();
 }
