@@ -1,3 +1,17 @@
+# Where Thrust's headers are (the test suite's Thrust programs), and the
+# flags those programs need in a sanitizer build: UBSan's null check stops
+# Thrust 1.17's own device_reference, which dispatches through
+# `*(System*)nullptr` on purpose (thrust/detail/reference.h: "avoid
+# default-constructing a system").
+macro(cusim_find_thrust)
+  include(CheckIncludeFileCXX)
+  check_include_file_cxx(thrust/version.h CUSIM_HAVE_THRUST)
+  set(CUSIM_THRUST_SANITIZE_FLAGS)
+  if(CUSIM_SANITIZE MATCHES "address|undefined")
+    set(CUSIM_THRUST_SANITIZE_FLAGS -Xcompiler -fno-sanitize=null)
+  endif()
+endmacro()
+
 # One switch applies a sanitizer to every target of the build:
 #   cmake -DCUSIM_SANITIZE=address|undefined|thread
 # The fiber layer announces its stack switches to ASan and TSan (see

@@ -241,6 +241,8 @@ int main() {
     for (int t = 0; t < threads; ++t) copy_want += static_cast<long long>(hin[b * threads * 4 + (t + 1) % (threads * 4)]);
   }
   check("memcpy_async with a barrier", copy_sum, copy_want);
+  delete[] hin;
+  delete[] hout;
 
   const int n = threads * 10;
   int* hn = new int[n];
@@ -266,6 +268,7 @@ int main() {
   shared_pipeline<<<1, threads>>>(dn, n / threads, total);
   cudaMemcpy(h, total, sizeof(int), cudaMemcpyDeviceToHost);
   check("block pipeline without roles", h[0], all);
+  delete[] hn;
 
   int* prim = device_array<int>(4, 7);
   primitives<<<1, 1>>>(prim, prim);
