@@ -8,3 +8,5 @@ int main() {
   return 0;
 }
 // ERROR: error_empty_configuration.cu:7:4: error: the kernel launch 'k<<<>>>' has no configuration (grid and block)
+// The line, with a caret under the launch:
+// ERROR: 7 | k<<<>>>(); | ^

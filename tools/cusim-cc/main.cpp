@@ -18,6 +18,7 @@
 #include "options.hpp"
 #include "rewrite.hpp"
 #include "settings.hpp"
+#include "source_excerpt.hpp"
 #include "toolchain.hpp"
 
 namespace fs = std::filesystem;
@@ -200,7 +201,8 @@ class driver {
       output = rewrite_translation_unit(source);
     } catch (const rewrite_error& e) {
       const std::string file = e.file.empty() ? input.string() : e.file;
-      std::cerr << file << ':' << e.line << ':' << e.column << ": error: " << e.what() << '\n';
+      std::cerr << file << ':' << e.line << ':' << e.column << ": error: " << e.what() << '\n'
+                << source_excerpt(file, e.line, e.column);
       return 1;
     }
     if (!o_.arch.empty()) {
