@@ -1,4 +1,4 @@
-// 210 — Thrust: sorting a million keys with their values, a reduction, and
+// 210 — Thrust: sorting 2^18 keys with their values, a reduction, and
 // the program's own kernel on the same device_vector.
 //
 // thrust::device_vector's memory is device memory: thrust::raw_pointer_cast
@@ -15,18 +15,20 @@
 
 #include "../common/check.h"
 
-// keys[i] = a permutation of 0..n-1 (n a power of two, the multiplier odd).
+// keys[i] = a permutation of 0..n-1 (n a power of two, the multiplier odd),
+// by a grid-stride loop: a few blocks cover any n.
 __global__ void scramble(unsigned int* keys, unsigned int n) {
-  const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) keys[i] = (i * 2654435761u) & (n - 1);
+  for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    keys[i] = (i * 2654435761u) & (n - 1);
+  }
 }
 
 int main() {
-  const unsigned int n = 1u << 20;
+  const unsigned int n = 1u << 18;
   thrust::device_vector<unsigned int> keys(n);
   thrust::device_vector<unsigned int> values(n);
   thrust::sequence(values.begin(), values.end());  // values[i] = i: where each key started
-  scramble<<<(n + 255) / 256, 256>>>(thrust::raw_pointer_cast(keys.data()), n);
+  scramble<<<32, 256>>>(thrust::raw_pointer_cast(keys.data()), n);
   CHECK(cudaGetLastError());
 
   thrust::sort_by_key(keys.begin(), keys.end(), values.begin());

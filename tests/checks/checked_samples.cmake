@@ -20,7 +20,10 @@ elseif(CHECK STREQUAL "lockstep")
   # access and basic block, unoptimised (30 to 40 s each here; they pass).
   set(mode --warp-mode=lockstep)
   set(complaint "cusim: ")
-  set(left_out "^(100|14[0-9]|15[0-9]|16[0-9])-")
+  # And 200: libcu++'s barriers and pipelines are sm_70+ (independent thread
+  # scheduling), where lockstep models earlier GPUs; its consumer lanes
+  # spin in consumer_wait, which a lockstep warp serialises for ever.
+  set(left_out "^(100|14[0-9]|15[0-9]|16[0-9]|200)-")
 elseif(CHECK STREQUAL "banks")
   set(mode --check=banks)
   set(complaint "cusim: ")
