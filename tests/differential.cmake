@@ -23,6 +23,8 @@ function(_cusim_nvcc_flags source out)
   set(${out} ${flags} PARENT_SCOPE)
 endfunction()
 
+cusim_find_thrust()  # for --needs-thrust
+
 # A line added to the list makes its test at the next build, not only at the
 # next fresh configure.
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/differential.txt)
