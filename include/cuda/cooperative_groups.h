@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "cuda_runtime.h"
+#include <cusim/detail/async_copy.hpp>
 
 namespace cooperative_groups {
 
@@ -599,12 +600,7 @@ auto invoke_one_broadcast(const Group& group, Fn&& fn, Args&&... args) {
 // to all of them (it is a sync of the group).
 template <class Group>
 void memcpy_async(const Group& group, void* dst, const void* src, std::size_t bytes) {
-  const std::size_t n = static_cast<std::size_t>(group.num_threads());
-  const std::size_t share = (bytes + n - 1) / n, begin = share * group.thread_rank();
-  if (begin < bytes) {
-    std::memcpy(static_cast<char*>(dst) + begin, static_cast<const char*>(src) + begin,
-                begin + share <= bytes ? share : bytes - begin);
-  }
+  ::cusim::detail::async_copy(dst, src, bytes, group.thread_rank(), group.num_threads(), nullptr, 0);
 }
 template <class Group>
 void wait(const Group& group) {

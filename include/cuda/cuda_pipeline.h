@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstring>
 
-#include <cuda/pipeline>
+#include <cusim/detail/async_copy.hpp>
 
 // Copies size_and_align - zfill bytes and zero-fills the zfill after them;
 // the size is 4, 8 or 16 bytes and both pointers are aligned to it.

@@ -269,6 +269,11 @@ class rewriter {
       lambda_bodies_.push_back({lambda->body, std::move(lambda->parameters)});
     }
   }
+  // Whether the line starting at `line_start` is a directive or line marker.
+  static bool is_directive_line(std::string_view text, std::size_t line_start) {
+    const std::size_t first = text.find_first_not_of(" \t", line_start);
+    return first != std::string_view::npos && text[first] == '#';
+  }
   bool last_significant_is_function_end() const {
     if (!last_word_.empty()) {
       return last_word_ == "const" || last_word_ == "noexcept" || last_word_ == "override" ||
@@ -281,8 +286,7 @@ class rewriter {
       // pass's merge (device_pass.hpp) puts one there when the body comes
       // from the pass that defined __CUDA_ARCH__.
       const std::size_t line = out_.rfind('\n', i - 1);
-      const std::size_t first = out_.find_first_not_of(" \t", line == std::string::npos ? 0 : line + 1);
-      if (out_[first] == '#') {
+      if (is_directive_line(out_, line == std::string::npos ? 0 : line + 1)) {
         i = line == std::string::npos ? 1 : line + 1;
         continue;
       }
@@ -531,8 +535,9 @@ class rewriter {
         continue;
       }
       if (word.empty()) return;
-      kernels_[word] = kernels_[word] || is_template;
-      kernel_arities_[word].insert(argument_count(paren));
+      kernel_declarations& declared = kernels_[word];
+      declared.is_template = declared.is_template || is_template;
+      declared.parameter_counts.insert(argument_count(paren));
       // `__global__ void ns::k(...) {...}`: defined outside its namespace,
       // registered where the namespace declares it.
       std::size_t before = begin;
@@ -582,14 +587,11 @@ class rewriter {
     if (close == std::string::npos) return;
     std::size_t end = close + 1;
     while (end < src_.size() && src_[end] != ';' && src_[end] != '{') {
-      if (src_[end] == '\n') {
+      if (src_[end] == '\n' && is_directive_line(src_, end + 1)) {
         // A line marker before the body (the device pass's merge puts one there): skip it.
-        const std::size_t first = src_.find_first_not_of(" \t", end + 1);
-        if (first != std::string::npos && src_[first] == '#') {
-          end = src_.find('\n', first);
-          if (end == std::string::npos) return;
-          continue;
-        }
+        end = src_.find('\n', end + 1);
+        if (end == std::string::npos) return;
+        continue;
       }
       if (src_[end] == '(' || src_[end] == '"' || src_[end] == '\'' || src_[end] == '}') return;  // not a plain declaration
       ++end;
@@ -654,7 +656,6 @@ class rewriter {
       pending_insertions_.erase(pending_insertions_.begin());
     }
   }
-  // The ')' closing the '(' at `open` (within declaration_reach), or npos.
   // How many arguments (or parameters) the parenthesized list opening at
   // `open` holds: its commas outside nested brackets and literals, plus
   // one; none for `()` and `(void)`. (Commas of template arguments count:
@@ -682,6 +683,7 @@ class rewriter {
     }
     return count;
   }
+  // The ')' closing the '(' at `open` (within declaration_reach), or npos.
   std::size_t matching_close(std::size_t open) const {
     int depth = 0;
     for (std::size_t i = open; i < src_.size() && i < open + declaration_reach; ++i) {
@@ -696,7 +698,7 @@ class rewriter {
   }
   bool is_template_kernel(const std::string& qualified_name) const {
     const auto it = find_kernel(qualified_name);
-    return it != kernels_.end() && it->second;
+    return it != kernels_.end() && it->second.is_template;
   }
   // Whether the unqualified kernel name `name` may, at the launch being
   // rewritten, name something else: a parameter or local variable of the
@@ -741,15 +743,18 @@ class rewriter {
   // Declared with different numbers of parameters: the name alone does not
   // say which kernel a launch means (cuda-samples' cdpAdvancedQuicksort).
   bool is_overloaded_kernel(const std::string& qualified_name) const {
-    const auto it = kernel_arities_.find(last_name(qualified_name));
-    return it != kernel_arities_.end() && it->second.size() > 1;
+    const auto it = find_kernel(qualified_name);
+    return it != kernels_.end() && it->second.parameter_counts.size() > 1;
   }
-  static std::string last_name(const std::string& qualified_name) {
+  // What the declarations of the kernels of one name say.
+  struct kernel_declarations {
+    bool is_template = false;
+    std::set<std::size_t> parameter_counts;  // more than one: overloaded
+  };
+  std::map<std::string, kernel_declarations, std::less<>>::const_iterator find_kernel(
+      const std::string& qualified_name) const {
     const std::size_t colon = qualified_name.rfind(':');
-    return colon == std::string::npos ? qualified_name : qualified_name.substr(colon + 1);
-  }
-  std::map<std::string, bool, std::less<>>::const_iterator find_kernel(const std::string& qualified_name) const {
-    return kernels_.find(last_name(qualified_name));
+    return kernels_.find(colon == std::string::npos ? qualified_name : qualified_name.substr(colon + 1));
   }
 
   // Text the rewriter moves past without copying it as it scans (a launch
@@ -1054,8 +1059,7 @@ class rewriter {
   std::vector<scope> scopes_;
   bool device_pending_ = false;  // a __global__ or __device__ declaration has begun
   bool template_pending_ = false;                // `template` seen since the last ; { }
-  std::map<std::string, bool, std::less<>> kernels_;  // kernel name -> declared as a template
-  std::map<std::string, std::set<std::size_t>, std::less<>> kernel_arities_;  // kernel name -> its parameter counts
+  std::map<std::string, kernel_declarations, std::less<>> kernels_;  // by name
   unsigned site_counter_ = 0;
   std::size_t launch_end_ = 0;
   // Text due at an index of src_ the scan has not reached: a kernel's
