@@ -29,6 +29,7 @@
 #include <cusim/detail/builtins.hpp>
 #include <cusim/detail/device_heap.hpp>
 #include <cusim/detail/device_functions.hpp>
+#include <cusim/detail/inline_ptx.hpp>
 #include <cusim/detail/device_math.hpp>
 #include <cusim/detail/warp_functions.hpp>
 #include <cusim/launch.hpp>

@@ -182,6 +182,20 @@ void* dynamic_shared() {
   return current_thread->block->dynamic_shared();
 }
 
+block_position running_block_position() {
+  device_worker("a special register of inline PTX");
+  const block_state& block = *current_thread->block;
+  const grid_job& grid = block.grid();
+  const auto sms = static_cast<std::uint64_t>(active_profile().multiprocessor_count);
+  return {static_cast<unsigned int>(block.linear_index() % sms), grid.serial(), grid.shape().dynamic_shared_bytes,
+          block.static_shared_bytes(), block.cluster_rank};
+}
+
+long long wall_clock_nanoseconds() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 void stop_grid(const char* what, const char* file, unsigned int line, cudaError_t error) {
   worker* w = worker::current();
   if (w == nullptr || current_thread == nullptr) {

@@ -31,6 +31,7 @@
 #include <set>
 
 #include "facts_source.hpp"
+#include "ptx/ptx_program.hpp"
 
 namespace cusim::cc {
 
@@ -140,6 +141,16 @@ class body_reader : public RecursiveASTVisitor<body_reader> {
       }
     }
     note_call(callee);
+    return true;
+  }
+
+  // Inline PTX waits or steps aside as its instructions do (src/ptx/); PTX
+  // cusim cannot parse is a compile error elsewhere, and here does all.
+  bool VisitGCCAsmStmt(GCCAsmStmt* statement) {
+    const cusim::detail::ptx::program program = cusim::detail::ptx::parse(statement->getAsmString()->getString().str());
+    const cusim::detail::ptx::effects effects = cusim::detail::ptx::effects_of(program);
+    out_.waits |= effects.waits || !program.error.empty();
+    out_.spins |= effects.spins || !program.error.empty();
     return true;
   }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "inline_asm.hpp"
 #include "lambda_captures.hpp"
 #include "text_scan.hpp"
 
@@ -85,6 +86,8 @@ class rewriter {
           pos_ += word.size();
         } else if (in_device_code() && (word == "malloc" || word == "free") && is_call_of_free_function(word)) {
           rewrite_heap_call(word);
+        } else if (in_device_code() && (word == "asm" || word == "__asm__" || word == "__asm")) {
+          rewrite_inline_asm();
         } else if (in_device_code() && word == "new" && last_word_ != "operator") {
           rewrite_new();
         } else if (in_device_code() && word == "delete" && last_word_ != "operator" && !after_equals_sign()) {
@@ -755,6 +758,16 @@ class rewriter {
       const std::string& qualified_name) const {
     const std::size_t colon = qualified_name.rfind(':');
     return kernels_.find(colon == std::string::npos ? qualified_name : qualified_name.substr(colon + 1));
+  }
+
+  // An asm statement in device code holds PTX: run by cusim's interpreter
+  // (inline_asm.hpp).
+  void rewrite_inline_asm() {
+    const asm_translation asm_statement = translate_inline_asm(src_, pos_, marker_file_, current_line());
+    note_markers(pos_, asm_statement.end);
+    out_ += asm_statement.replacement;
+    pos_ = asm_statement.end;
+    last_word_ = {};
   }
 
   // Text the rewriter moves past without copying it as it scans (a launch

@@ -70,6 +70,22 @@ CUSIM_FACT(spins) long long device_clock_cycles();
 // The running block's dynamic (extern __shared__) memory, as sized at launch.
 CUSIM_FACT(dynamic_shared) void* dynamic_shared();
 
+// What PTX's special registers say of the running block that only the
+// engine knows (inline PTX, src/ptx/): %smid (blocks go round the SMs in
+// launch order), %gridid, %dynamic_smem_size, %total_smem_size,
+// %cluster_ctarank.
+struct block_position {
+  unsigned int sm;
+  std::uint64_t grid_serial;
+  std::size_t dynamic_shared_bytes;
+  std::size_t static_shared_bytes;
+  unsigned int cluster_rank;
+};
+block_position running_block_position();
+
+// %globaltimer: nanoseconds of the system's real-time clock.
+long long wall_clock_nanoseconds();
+
 // __trap() and __brkpt() (`what`) at file:line: the grid stops with
 // cudaErrorLaunchFailure, sticky, as on a GPU; on the host, the process
 // aborts.

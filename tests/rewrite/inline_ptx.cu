@@ -1,0 +1,42 @@
+// An asm statement in device code becomes a call that runs its PTX for the
+// calling thread; its operands travel by constraint letter (outputs "=",
+// read-and-written "+", inputs), the statement's lines stay where they were,
+// and host code's asm is left alone.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+__device__ unsigned lane_and_sum(unsigned a, unsigned& total) {
+  unsigned lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  // CHECK: { static ::cusim::detail::ptx::statement __cusim_asm{"mov.u32 %0, %%laneid;", 
+  // CHECK: inline_ptx.cu", 10}; ::cusim::detail::ptx::operand_slot __cusim_asm_operands[] = {::cusim::detail::ptx::output<'r'>(lane)}; ::cusim::detail::ptx::run(__cusim_asm, __cusim_asm_operands, 1); }
+  // CHECK: {::cusim::detail::ptx::in_out<'r'>(total), ::cusim::detail::ptx::input<'r'>(a)}; ::cusim::detail::ptx::run(__cusim_asm, __cusim_asm_operands, 2); }
+  asm("add.u32 %0, %0, %1;"
+      : "+r"(total)
+      : "r"(a));
+  return lane;
+}
+
+__global__ void kernel(unsigned* out) {
+  unsigned total = 100;
+  const unsigned lane = lane_and_sum(threadIdx.x * 2, total);
+  out[threadIdx.x] = lane * 1000 + total;
+  asm("membar.gl;");
+  // CHECK: inline_ptx.cu", 24}; ::cusim::detail::ptx::run(__cusim_asm, nullptr, 0); }
+}
+
+int host_side() {
+  asm volatile("" ::: "memory");
+  // CHECK: asm volatile("" ::: "memory");
+  return __LINE__;
+}
+
+int main() {
+  unsigned* out;
+  cudaMallocManaged(&out, 64 * sizeof(unsigned));
+  kernel<<<1, 64>>>(out);
+  cudaDeviceSynchronize();
+  std::printf("%u %u %u, line %d\n", out[0], out[33], out[63], host_side());
+  // OUTPUT: 100 1166 31226, line 31
+  return 0;
+}
