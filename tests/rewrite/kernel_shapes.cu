@@ -12,10 +12,10 @@ __global__ void in_namespace(int* out) { out[0] = 1; }
 __global__ void declared_in_namespace(int* out);
 }  // namespace lib
 
-// Defined outside its namespace: registered where the namespace declares it
-// (a registration here would not compile: the name is lib's).
-// CHECK: cusim_kernel_registration_1(declared_in_namespace, "declared_in_namespace");
+// Defined outside its namespace: registered after the definition, by its
+// qualified name.
 __global__ void lib::declared_in_namespace(int* out) { out[1] = 2; }
+// CHECK: cusim_kernel_registration_1(lib::declared_in_namespace, "declared_in_namespace");
 
 __global__ void befriended(int* out);
 

@@ -1,16 +1,18 @@
 // Kernels passed as `const void*` (cudaLaunchKernel((void*)k, ...)) must be
 // known by address: cusim-cc registers each non-template kernel after its
-// declaration, with its parameter types (default arguments dropped; the
-// types pick the overload).
+// definition, with its parameter types (default arguments dropped; the
+// types pick the overload). A kernel only declared is not registered: one
+// that is never defined must not be needed by the link (nvcc's neither).
 #include <cstdio>
 #include <cuda_runtime.h>
 
 __global__ void declared_first(int* out, int value);
-// CHECK: kernel_registration<void(int* out, int value)> cusim_kernel_registration_0(declared_first, "declared_first");
+__global__ void never_defined(int* out);
+// CHECK-NOT: (never_defined, "never_defined")
 
 namespace work {
 __global__ void add(int* out, int value = 5) { atomicAdd(out, value); }
-// CHECK: kernel_registration<void(int* out, int value )> cusim_kernel_registration_1(add, "add");
+// CHECK: kernel_registration<void(int* out, int value )> cusim_kernel_registration_0(add, "add");
 __global__ void add(int* out, int a, int b) { atomicAdd(out, a * b); }
 }  // namespace work
 
@@ -21,6 +23,7 @@ __global__ void generic(T* out) { *out += 1; }
 // CHECK-NOT: (generic, "generic")
 
 __global__ void declared_first(int* out, int value) { atomicAdd(out, value * 100); }
+// CHECK: kernel_registration<void(int* out, int value)> cusim_kernel_registration_3(declared_first, "declared_first");
 
 int main() {
   int* out;

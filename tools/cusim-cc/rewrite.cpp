@@ -542,12 +542,20 @@ class rewriter {
       declared.is_template = declared.is_template || is_template;
       declared.parameter_counts.insert(argument_count(paren));
       // `__global__ void ns::k(...) {...}`: defined outside its namespace,
-      // registered where the namespace declares it.
-      std::size_t before = begin;
-      while (before > at && std::isspace(static_cast<unsigned char>(src_[before - 1]))) --before;
-      const bool qualified = before >= 2 && src_[before - 1] == ':' && src_[before - 2] == ':';
-      // A friend is registered where its namespace declares it.
-      if (!is_template && !qualified && !in_class) register_after_declaration(word, begin, paren);
+      // registered after it by its qualified name.
+      std::size_t qualified_begin = begin;
+      for (;;) {
+        std::size_t before = qualified_begin;
+        while (before > at && std::isspace(static_cast<unsigned char>(src_[before - 1]))) --before;
+        if (before < at + 2 || src_[before - 1] != ':' || src_[before - 2] != ':') break;
+        qualified_begin = before - 2;
+        while (qualified_begin > at && std::isspace(static_cast<unsigned char>(src_[qualified_begin - 1]))) --qualified_begin;
+        while (qualified_begin > at && is_ident_char(src_[qualified_begin - 1])) --qualified_begin;
+      }
+      std::string address = src_.substr(qualified_begin, end - qualified_begin);
+      std::erase_if(address, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+      // A friend is registered at its definition, outside the class.
+      if (!is_template && !in_class) register_after_definition(word, address, begin, paren);
       return;
     }
   }
@@ -580,12 +588,13 @@ class rewriter {
   }
   // A non-template kernel is registered by address, so that launches given
   // it as `const void*` (cudaLaunchKernel((void*)k, ...)) find its parameter
-  // types. The registration follows the declaration (after its ';', or the
-  // '}' of its body), in the same scope, so that `name` resolves there; the
+  // types. The registration follows the definition (after the '}' of its
+  // body), in the same scope, so that `name` resolves there; the
   // parameter list picks the overload. Its site ("file:line:name", the line
   // of `name` at `name_at`) is how the front end's facts find a kernel with
   // internal linkage (tools/cusim-cc/kernel_facts.hpp).
-  void register_after_declaration(const std::string& name, std::size_t name_at, std::size_t open_paren) {
+  void register_after_definition(const std::string& name, const std::string& address, std::size_t name_at,
+                                 std::size_t open_paren) {
     const std::size_t close = matching_close(open_paren);
     if (close == std::string::npos) return;
     std::size_t end = close + 1;
@@ -599,11 +608,12 @@ class rewriter {
       if (src_[end] == '(' || src_[end] == '"' || src_[end] == '\'' || src_[end] == '}') return;  // not a plain declaration
       ++end;
     }
-    if (end >= src_.size()) return;
-    if (src_[end] == '{') {
-      end = closing_brace(end);
-      if (end == std::string::npos) return;
-    }
+    // Only a definition: taking the address of a kernel declared and never
+    // defined (cdpAdvancedQuicksort declares a qsort_warp it never defines)
+    // would fail the link, and a kernel defined elsewhere is registered there.
+    if (end >= src_.size() || src_[end] != '{') return;
+    end = closing_brace(end);
+    if (end == std::string::npos) return;
     const std::string parameters = parameters_without_defaults(src_.substr(open_paren, close + 1 - open_paren));
     std::string cluster;
     if (!pending_cluster_dims_.empty() || !pending_launch_bounds_.empty()) {
@@ -621,9 +631,9 @@ class rewriter {
     const std::string counter = std::to_string(registration_counter_++);
     insert_when_reached(
         end + 1, " static const ::cusim::detail::kernel_registration<void" + parameters +
-                      "> cusim_kernel_registration_" + counter + "(" + name + ", \"" + name + "\"" + cluster +
+                      "> cusim_kernel_registration_" + counter + "(" + address + ", \"" + name + "\"" + cluster +
                       "); static const ::cusim::detail::kernel_site<void" + parameters + "> cusim_kernel_site_" +
-                      counter + "(" + name + ", " + marker_file_ + " \":" + std::to_string(line) + ":" + name + "\");");
+                      counter + "(" + address + ", " + marker_file_ + " \":" + std::to_string(line) + ":" + name + "\");");
   }
   // The '}' closing the '{' at `open`, skipping literals; npos if none.
   std::size_t closing_brace(std::size_t open) const { return closing_bracket(src_, open, '{', '}'); }
