@@ -17,6 +17,7 @@
 #include <cusim/profile.hpp>
 
 #include "ptx/ptx_program.hpp"
+#include "support/address_check.hpp"
 #include "support/diagnostics.hpp"
 
 namespace cusim::detail::ptx {
@@ -671,6 +672,7 @@ class machine {
     const auto* p = reinterpret_cast<const unsigned char*>(address_of(op(1)));
     const operand& d = op(0);
     const unsigned int count = d.s == operand::shape::vector ? d.count : 1;
+    address_check::check_access(p, std::size_t{width} * count, /*write=*/false);
     for (unsigned int i = 0; i < count; ++i) {
       std::uint64_t bits = 0;
       std::memcpy(&bits, p + i * width, width);
@@ -685,6 +687,7 @@ class machine {
     auto* p = reinterpret_cast<unsigned char*>(address_of(op(0)));
     const operand& a = op(1);
     const unsigned int count = a.s == operand::shape::vector ? a.count : 1;
+    address_check::check_access(p, std::size_t{width} * count, /*write=*/true);
     for (unsigned int i = 0; i < count; ++i) {
       const std::uint64_t bits = read(count == 1 ? a.v : a.elements[i], ins.t);
       std::memcpy(p + i * width, &bits, width);
@@ -709,6 +712,7 @@ class machine {
   template <class Word>
   std::uint64_t atomic_update(const instruction& ins, std::uint64_t address, std::uint64_t b, unsigned int first) {
     Word* p = reinterpret_cast<Word*>(address);
+    address_check::check_access(p, sizeof(Word), /*write=*/true);
     Word expected = __atomic_load_n(p, __ATOMIC_RELAXED);
     const type t = ins.t;
     for (;;) {

@@ -31,6 +31,14 @@ namespace cusim::detail::address_check {
 inline constexpr bool enabled = true;
 inline void poison(const void* begin, std::size_t bytes) { __asan_poison_memory_region(begin, bytes); }
 inline void unpoison(const void* begin, std::size_t bytes) { __asan_unpoison_memory_region(begin, bytes); }
+// An access the runtime makes for the program (inline PTX's loads and
+// stores, src/ptx/): reported as the program's own would be.
+inline void check_access(const void* begin, std::size_t bytes, bool write) {
+  if (void* bad = __asan_region_is_poisoned(const_cast<void*>(begin), bytes)) {
+    __asan_report_error(__builtin_extract_return_addr(__builtin_return_address(0)), __builtin_frame_address(0),
+                        __builtin_frame_address(0), bad, write ? 1 : 0, bytes);
+  }
+}
 // A host free (`api`: cudaFree, cudaFreeHost) was given `p`, which is not a
 // live allocation: says whether it was one (a double free, with where it
 // was allocated and freed) or never was.
@@ -39,6 +47,7 @@ void explain_bad_free(const char* api, const void* p);
 inline constexpr bool enabled = false;
 inline void poison(const void*, std::size_t) {}
 inline void unpoison(const void*, std::size_t) {}
+inline void check_access(const void*, std::size_t, bool) {}
 inline void explain_bad_free(const char*, const void*) {}
 #endif
 

@@ -31,6 +31,20 @@ int host_side() {
   return __LINE__;
 }
 
+// A body written in PTX for the device pass and in C++ for the host's:
+// cusim runs the device pass's, as a GPU does.
+__device__ unsigned lane_or_zero() {
+#ifdef __CUDA_ARCH__
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane + 1000;
+#else
+  return 0;
+#endif
+}
+
+__global__ void lanes(unsigned* out) { out[threadIdx.x] = lane_or_zero(); }
+
 int main() {
   unsigned* out;
   cudaMallocManaged(&out, 64 * sizeof(unsigned));
@@ -38,5 +52,9 @@ int main() {
   cudaDeviceSynchronize();
   std::printf("%u %u %u, line %d\n", out[0], out[33], out[63], host_side());
   // OUTPUT: 100 1166 31226, line 31
+  lanes<<<1, 40>>>(out);
+  cudaDeviceSynchronize();
+  std::printf("%u %u\n", out[5], out[37]);
+  // OUTPUT: 1005 1005
   return 0;
 }

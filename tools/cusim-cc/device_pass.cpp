@@ -78,12 +78,12 @@ class merger {
                    "cusim-cc cannot follow (its braces differ); the host pass's body is compiled");
       return;
     }
-    // Inline PTX cannot run here (yet): a body whose device version is
-    // assembly and whose host version is not keeps the host's, as the
-    // portable fallback such code usually has.
-    if (holds_asm(device_, device_open, device_close) && !holds_asm(host_, body, close)) {
-      warn_once(t, "the device pass's body of this function uses inline PTX (asm), which cusim does not translate; "
-                   "the host pass's body is compiled");
+    // A library's body whose device version is inline PTX and whose host
+    // version is not keeps the host's, its portable fallback: the PTX may
+    // be outside what cusim runs (docs/inline-ptx.md), and the user cannot
+    // change it. The user's own PTX runs, as on a GPU.
+    if (in_system_header(t.tokens.a_begin) && holds_asm(device_, device_open, device_close) &&
+        !holds_asm(host_, body, close)) {
       return;
     }
     bodies_[body] = {device_open, pass};

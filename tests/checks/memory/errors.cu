@@ -70,6 +70,12 @@ __global__ void in_bounds(int* out) {
   free(p);
 }
 
+// One past a cudaMalloc'd buffer, stored by inline PTX (the runtime's
+// interpreter makes the access, checked as the kernel's own).
+__global__ void past_global_ptx(int* out) {
+  asm volatile("st.global.u32 [%0], %1;" ::"l"(out + threadIdx.x + 1), "r"(1u));
+}
+
 int main(int argc, char** argv) {
   const char* which = argc > 1 ? argv[1] : "";
   int* out;
@@ -83,6 +89,7 @@ int main(int argc, char** argv) {
   else if (!std::strcmp(which, "local")) past_local<<<1, 9>>>(out);
   else if (!std::strcmp(which, "device-array")) past_device_array<<<1, 16>>>(out);
   else if (!std::strcmp(which, "clean")) in_bounds<<<2, 64, 64 * sizeof(float)>>>(out);
+  else if (!std::strcmp(which, "ptx")) past_global_ptx<<<1, n>>>(out);
   else if (!std::strcmp(which, "after-free")) {
     int* in;
     cudaMalloc(&in, n * sizeof(int));
