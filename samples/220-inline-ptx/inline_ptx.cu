@@ -23,7 +23,7 @@ __device__ unsigned lane_id() {
 }
 
 // The lanes of the warp whose `keep` is true.
-__device__ unsigned ballot(bool keep) {
+__device__ unsigned keeping_lanes(bool keep) {
   unsigned lanes;
   asm volatile("{\n\t"
                ".reg .pred p;\n\t"
@@ -38,7 +38,7 @@ __device__ unsigned ballot(bool keep) {
 __global__ void keep_positive(const int* in, int n, int* out, unsigned* count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const bool keep = i < n && in[i] > 0;
-  const unsigned lanes = ballot(keep);
+  const unsigned lanes = keeping_lanes(keep);
   unsigned before, below;
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(below));
   asm("popc.b32 %0, %1;" : "=r"(before) : "r"(lanes & below));
