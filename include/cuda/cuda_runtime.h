@@ -30,6 +30,8 @@
 #include <cusim/detail/device_heap.hpp>
 #include <cusim/detail/device_functions.hpp>
 #include <cusim/detail/inline_ptx.hpp>
+#include <cusim/detail/texture_functions.hpp>
+#include "channel_descriptor.h"
 #include <cusim/detail/device_math.hpp>
 #include <cusim/detail/warp_functions.hpp>
 #include <cusim/launch.hpp>

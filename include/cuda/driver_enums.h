@@ -6,23 +6,6 @@
 // Included by driver_types.h; the enumerations cusim acts on are there.
 #pragma once
 
-enum cudaChannelFormatKind {
-  cudaChannelFormatKindSigned = 0, cudaChannelFormatKindUnsigned = 1, cudaChannelFormatKindFloat = 2,
-  cudaChannelFormatKindNone = 3, cudaChannelFormatKindNV12 = 4, cudaChannelFormatKindUnsignedNormalized8X1 = 5,
-  cudaChannelFormatKindUnsignedNormalized8X2 = 6, cudaChannelFormatKindUnsignedNormalized8X4 = 7,
-  cudaChannelFormatKindUnsignedNormalized16X1 = 8, cudaChannelFormatKindUnsignedNormalized16X2 = 9,
-  cudaChannelFormatKindUnsignedNormalized16X4 = 10, cudaChannelFormatKindSignedNormalized8X1 = 11,
-  cudaChannelFormatKindSignedNormalized8X2 = 12, cudaChannelFormatKindSignedNormalized8X4 = 13,
-  cudaChannelFormatKindSignedNormalized16X1 = 14, cudaChannelFormatKindSignedNormalized16X2 = 15,
-  cudaChannelFormatKindSignedNormalized16X4 = 16, cudaChannelFormatKindUnsignedBlockCompressed1 = 17,
-  cudaChannelFormatKindUnsignedBlockCompressed1SRGB = 18, cudaChannelFormatKindUnsignedBlockCompressed2 = 19,
-  cudaChannelFormatKindUnsignedBlockCompressed2SRGB = 20, cudaChannelFormatKindUnsignedBlockCompressed3 = 21,
-  cudaChannelFormatKindUnsignedBlockCompressed3SRGB = 22, cudaChannelFormatKindUnsignedBlockCompressed4 = 23,
-  cudaChannelFormatKindSignedBlockCompressed4 = 24, cudaChannelFormatKindUnsignedBlockCompressed5 = 25,
-  cudaChannelFormatKindSignedBlockCompressed5 = 26, cudaChannelFormatKindUnsignedBlockCompressed6H = 27,
-  cudaChannelFormatKindSignedBlockCompressed6H = 28, cudaChannelFormatKindUnsignedBlockCompressed7 = 29,
-  cudaChannelFormatKindUnsignedBlockCompressed7SRGB = 30, cudaChannelFormatKindUnsignedNormalized1010102 = 31,
-};
 
 enum cudaAccessProperty {
   cudaAccessPropertyNormal = 0, cudaAccessPropertyStreaming = 1, cudaAccessPropertyPersisting = 2,
@@ -65,27 +48,7 @@ enum cudaGraphicsCubeFace {
   cudaGraphicsCubeFaceNegativeZ = 0x05,
 };
 
-enum cudaResourceType {
-  cudaResourceTypeArray = 0x00, cudaResourceTypeMipmappedArray = 0x01, cudaResourceTypeLinear = 0x02,
-  cudaResourceTypePitch2D = 0x03,
-};
 
-enum cudaResourceViewFormat {
-  cudaResViewFormatNone = 0x00, cudaResViewFormatUnsignedChar1 = 0x01, cudaResViewFormatUnsignedChar2 = 0x02,
-  cudaResViewFormatUnsignedChar4 = 0x03, cudaResViewFormatSignedChar1 = 0x04, cudaResViewFormatSignedChar2 =
-  0x05, cudaResViewFormatSignedChar4 = 0x06, cudaResViewFormatUnsignedShort1 = 0x07,
-  cudaResViewFormatUnsignedShort2 = 0x08, cudaResViewFormatUnsignedShort4 = 0x09, cudaResViewFormatSignedShort1
-  = 0x0a, cudaResViewFormatSignedShort2 = 0x0b, cudaResViewFormatSignedShort4 = 0x0c,
-  cudaResViewFormatUnsignedInt1 = 0x0d, cudaResViewFormatUnsignedInt2 = 0x0e, cudaResViewFormatUnsignedInt4 =
-  0x0f, cudaResViewFormatSignedInt1 = 0x10, cudaResViewFormatSignedInt2 = 0x11, cudaResViewFormatSignedInt4 =
-  0x12, cudaResViewFormatHalf1 = 0x13, cudaResViewFormatHalf2 = 0x14, cudaResViewFormatHalf4 = 0x15,
-  cudaResViewFormatFloat1 = 0x16, cudaResViewFormatFloat2 = 0x17, cudaResViewFormatFloat4 = 0x18,
-  cudaResViewFormatUnsignedBlockCompressed1 = 0x19, cudaResViewFormatUnsignedBlockCompressed2 = 0x1a,
-  cudaResViewFormatUnsignedBlockCompressed3 = 0x1b, cudaResViewFormatUnsignedBlockCompressed4 = 0x1c,
-  cudaResViewFormatSignedBlockCompressed4 = 0x1d, cudaResViewFormatUnsignedBlockCompressed5 = 0x1e,
-  cudaResViewFormatSignedBlockCompressed5 = 0x1f, cudaResViewFormatUnsignedBlockCompressed6H = 0x20,
-  cudaResViewFormatSignedBlockCompressed6H = 0x21, cudaResViewFormatUnsignedBlockCompressed7 = 0x22,
-};
 
 enum cudaSharedCarveout {
   cudaSharedmemCarveoutDefault = -1, cudaSharedmemCarveoutMaxShared = 100, cudaSharedmemCarveoutMaxL1 = 0,

@@ -181,8 +181,9 @@ struct cudaMemsetParams {
   size_t height;
 };
 
-// Pitched memory and 3D copies (linear memory only: cusim has no CUDA arrays).
-typedef struct cudaArray* cudaArray_t;
+// Pitched memory and 3D copies, of linear memory and CUDA arrays.
+#include "surface_types.h"
+#include "texture_types.h"
 struct cudaPitchedPtr {
   void* ptr;
   size_t pitch;

@@ -1,5 +1,5 @@
-// Pitched allocations and 2D/3D copies and sets, on linear memory: rows of
-// `width` bytes, `pitch` bytes apart (CUDA arrays are not supported). Each
+// Pitched allocations and 2D/3D copies and sets: rows of `width` bytes,
+// `pitch` bytes apart, in linear memory or CUDA arrays (api/arrays.hpp). Each
 // copy is checked whole (every row a device side touches must lie in one
 // allocation) before it is queued, then runs row by row on the device thread.
 #include <cstring>
@@ -7,8 +7,10 @@
 #include <cuda_runtime_api.h>
 #include <cusim/profile.hpp>
 
+#include "api/arrays.hpp"
 #include "api/errors.hpp"
 #include "api/memory.hpp"
+#include "api/memory_2d.hpp"
 #include "api/streams.hpp"
 #include "memory/allocations.hpp"
 #include "support/diagnostics.hpp"
@@ -21,14 +23,6 @@ namespace {
 // cudaMallocPitch).
 constexpr std::size_t pitch_alignment = 512;
 
-// Rows of `width` bytes, `pitch` apart, `height` of them, `depth` times
-// `slice` bytes apart: a region of linear memory.
-struct region {
-  char* base;
-  std::size_t pitch;
-  std::size_t slice;
-};
-
 bool device_side(cudaMemcpyKind kind, bool destination) {
   if (kind == cudaMemcpyDeviceToDevice) return true;
   return destination ? kind == cudaMemcpyHostToDevice : kind == cudaMemcpyDeviceToHost;
@@ -38,6 +32,10 @@ bool device_side(cudaMemcpyKind kind, bool destination) {
 bool side_fits(const void* first, std::size_t span, bool device) {
   return !device || is_device_range(first, span);
 }
+
+}  // namespace
+
+namespace cusim::detail {
 
 cudaError_t copy_regions(region dst, region src, std::size_t width, std::size_t height, std::size_t depth,
                          cudaMemcpyKind kind, cudaStream_t stream, bool asynchronous, const char* api) {
@@ -63,6 +61,10 @@ cudaError_t copy_regions(region dst, region src, std::size_t width, std::size_t 
       cudaGraphNodeTypeMemcpy, !asynchronous || staged, api);
 }
 
+}  // namespace cusim::detail
+
+namespace {
+
 cudaError_t set_region(region dst, int value, std::size_t width, std::size_t height, std::size_t depth,
                        cudaStream_t stream) {
   if (width == 0 || height == 0 || depth == 0) return cudaSuccess;
@@ -86,14 +88,19 @@ region region_of(const cudaPitchedPtr& p, const cudaPos& at) {
   return {static_cast<char*>(p.ptr) + at.z * slice + at.y * p.pitch + at.x, p.pitch, slice};
 }
 
+// A side of a 3D copy: a CUDA array at a position in elements, or pitched
+// memory at a position in bytes.
+region side_of(cudaArray_t array, const cudaPitchedPtr& p, const cudaPos& at) {
+  return array != nullptr ? array_region(array, at) : region_of(p, at);
+}
+
 cudaError_t copy_3d(const cudaMemcpy3DParms* p, cudaStream_t stream, bool asynchronous) {
   if (p == nullptr) return set_error(cudaErrorInvalidValue);
-  if (p->srcArray != nullptr || p->dstArray != nullptr) {
-    report("cudaMemcpy3D with a CUDA array: cusim supports linear memory only (cudaMalloc3D, cudaMallocPitch). It "
-           "returns cudaErrorNotSupported.");
-    return set_error(cudaErrorNotSupported);
-  }
-  return copy_regions(region_of(p->dstPtr, p->dstPos), region_of(p->srcPtr, p->srcPos), p->extent.width,
+  // With a CUDA array on either side the extent counts its elements;
+  // between pitched memory, bytes.
+  const cudaArray_t array = p->srcArray != nullptr ? p->srcArray : p->dstArray;
+  const std::size_t width = array != nullptr ? p->extent.width * array_element_bytes(array) : p->extent.width;
+  return copy_regions(side_of(p->dstArray, p->dstPtr, p->dstPos), side_of(p->srcArray, p->srcPtr, p->srcPos), width,
                       p->extent.height, p->extent.depth, p->kind, stream, asynchronous, "cudaMemcpy3D");
 }
 
