@@ -395,37 +395,39 @@ cudaError_t cudaGetSymbolSize(size_t* size, const T&) {
   *size = sizeof(T);
   return cudaSuccess;
 }
+// The typed forms cast through void*, as nvcc's do: T may be const
+// (`const float* d; cudaMalloc(&d, n)`, cuda-samples' HSOpticalFlow).
 template <class T>
-cudaError_t cudaMalloc(T** ptr, size_t size) { return cudaMalloc(reinterpret_cast<void**>(ptr), size); }
+cudaError_t cudaMalloc(T** ptr, size_t size) { return cudaMalloc(static_cast<void**>(static_cast<void*>(ptr)), size); }
 template <class T>
-cudaError_t cudaMallocHost(T** ptr, size_t size) { return cudaMallocHost(reinterpret_cast<void**>(ptr), size); }
+cudaError_t cudaMallocHost(T** ptr, size_t size) { return cudaMallocHost(static_cast<void**>(static_cast<void*>(ptr)), size); }
 template <class T>
 cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
-  return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+  return cudaHostAlloc(static_cast<void**>(static_cast<void*>(ptr)), size, flags);
 }
 template <class T>
 cudaError_t cudaMallocManaged(T** ptr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
-  return cudaMallocManaged(reinterpret_cast<void**>(ptr), size, flags);
+  return cudaMallocManaged(static_cast<void**>(static_cast<void*>(ptr)), size, flags);
 }
 template <class T>
 cudaError_t cudaMallocAsync(T** ptr, size_t size, cudaStream_t stream) {
-  return cudaMallocAsync(reinterpret_cast<void**>(ptr), size, stream);
+  return cudaMallocAsync(static_cast<void**>(static_cast<void*>(ptr)), size, stream);
 }
 template <class T>
 cudaError_t cudaMallocAsync(T** ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
-  return cudaMallocFromPoolAsync(reinterpret_cast<void**>(ptr), size, pool, stream);
+  return cudaMallocFromPoolAsync(static_cast<void**>(static_cast<void*>(ptr)), size, pool, stream);
 }
 template <class T>
 cudaError_t cudaMallocFromPoolAsync(T** ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
-  return cudaMallocFromPoolAsync(reinterpret_cast<void**>(ptr), size, pool, stream);
+  return cudaMallocFromPoolAsync(static_cast<void**>(static_cast<void*>(ptr)), size, pool, stream);
 }
 template <class T>
 cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
-  return cudaMallocPitch(reinterpret_cast<void**>(devPtr), pitch, width, height);
+  return cudaMallocPitch(static_cast<void**>(static_cast<void*>(devPtr)), pitch, width, height);
 }
 template <class T>
 cudaError_t cudaHostGetDevicePointer(T** pDevice, void* pHost, unsigned int flags) {
-  return cudaHostGetDevicePointer(reinterpret_cast<void**>(pDevice), pHost, flags);
+  return cudaHostGetDevicePointer(static_cast<void**>(static_cast<void*>(pDevice)), pHost, flags);
 }
 // The CUDA 11 form, which CUDA's cuda_runtime.h still gives C++ code: the
 // error node and log are left empty (instantiation does not fail here).

@@ -250,7 +250,46 @@ class machine {
       case opcode::trap: trap_with("trap instruction");
       case opcode::brkpt: trap("brkpt (inline PTX)", statement_.file, statement_.line);
       case opcode::bra: return;
+      case opcode::simd2: return video(ins, 2);
+      case opcode::simd4: return video(ins, 4);
     }
+  }
+
+  // vabsdiff4 & co: the operation lane by lane (4 bytes or 2 halves), each
+  // lane's result saturated to the lane (.sat) or truncated to it; with
+  // .add their sum plus c instead.
+  void video(const instruction& ins, unsigned int lanes) {
+    const unsigned int width = 32 / lanes;
+    const bool is_signed_lane = ins.from == type::s32;
+    const std::uint32_t a = static_cast<std::uint32_t>(read(1, type::b32));
+    const std::uint32_t b = static_cast<std::uint32_t>(read(2, type::b32));
+    const std::uint32_t c = static_cast<std::uint32_t>(read(3, type::b32));
+    const auto lane_of = [&](std::uint32_t v, unsigned int i) -> std::int64_t {
+      const std::uint64_t bits = (v >> (i * width)) & mask_of(width);
+      return is_signed_lane ? sign_extend(bits, width) : static_cast<std::int64_t>(bits);
+    };
+    std::int64_t sum = 0;
+    std::uint32_t packed = 0;
+    for (unsigned int i = 0; i < lanes; ++i) {
+      const std::int64_t x = lane_of(a, i), y = lane_of(b, i);
+      std::int64_t r = 0;
+      switch (ins.v) {
+        case variant::video_add: r = x + y; break;
+        case variant::video_sub: r = x - y; break;
+        case variant::video_absdiff: r = x > y ? x - y : y - x; break;
+        case variant::video_min: r = std::min(x, y); break;
+        case variant::video_max: r = std::max(x, y); break;
+        default: r = (x + y + 1) >> 1; break;  // vavrg: rounded up
+      }
+      sum += r;
+      if (ins.sat) {
+        const std::int64_t lo = is_signed_lane ? -(1ll << (width - 1)) : 0;
+        const std::int64_t hi = is_signed_lane ? (1ll << (width - 1)) - 1 : static_cast<std::int64_t>(mask_of(width));
+        r = std::clamp(r, lo, hi);
+      }
+      packed |= static_cast<std::uint32_t>(static_cast<std::uint64_t>(r) & mask_of(width)) << (i * width);
+    }
+    write(0, type::b32, ins.mode == 1 ? static_cast<std::uint64_t>(sum + c) : packed);
   }
 
   // mov d, a; mov.b64 d, {lo, hi} (pack); mov.b64 {lo, hi}, a (unpack).

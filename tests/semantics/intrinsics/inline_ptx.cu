@@ -126,6 +126,13 @@ __global__ void integer_ops(const unsigned* in, unsigned* out) {
       "END:\n\t}" : "=r"(a) : "r"(x));
   r[i++] = a;
   dynamic[k] = a;
+  // SIMD video instructions: per byte or half, summed with .add.
+  asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(a) : "r"(x), "r"(y), "r"(z & 0xff));
+  r[i++] = a;
+  asm("vadd4.u32.u32.u32.sat %0, %1, %2, %3;" : "=r"(a) : "r"(x), "r"(y), "r"(0u));
+  r[i++] = a;
+  asm("vmax2.s32.s32.s32 %0, %1, %2, %3;" : "=r"(a) : "r"(x), "r"(y), "r"(0u));
+  r[i++] = a;
 }
 
 // Conversions, float arithmetic, memory and atomics.
@@ -270,7 +277,7 @@ int main() {
   std::memcpy(in, values, sizeof values);
   std::memset(out, 0, threads * ops * sizeof(unsigned));
   integer_ops<<<1, threads, 100>>>(in, out);
-  print_results("integer_ops", cudaDeviceSynchronize(), out, 44);
+  print_results("integer_ops", cudaDeviceSynchronize(), out, 47);
 
   unsigned* counters;
   cudaMallocManaged(&counters, 4 * sizeof(unsigned));
