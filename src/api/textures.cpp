@@ -16,6 +16,7 @@
 #include <cusim/detail/texture_functions.hpp>
 
 #include "api/arrays.hpp"
+#include "api/device_queue.hpp"
 #include "api/errors.hpp"
 #include "sched/device_failure.hpp"
 #include "support/diagnostics.hpp"
@@ -421,6 +422,18 @@ void surface_access(cudaSurfaceObject_t object, int dimensions, int x, int y, in
 
 }  // namespace cusim::detail
 
+namespace {
+
+// Work queued before the destruction may still read the object: it ends
+// once the device has done that work (cuda-samples' NV12toBGRandResize
+// destroys its textures right after an asynchronous launch).
+void retire(texture_record& r) {
+  the_device().wait_all();
+  r.live = false;  // kept: a later fetch through it is reported
+}
+
+}  // namespace
+
 extern "C" {
 
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const cudaResourceDesc* pResDesc,
@@ -447,7 +460,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const cudaR
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
   texture_record* r = find(texObject);
   if (r == nullptr || r->surface) return set_error(cudaErrorInvalidValue);
-  r->live = false;  // kept: a later fetch through it is reported
+  retire(*r);
   return cudaSuccess;
 }
 
@@ -480,7 +493,7 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* pSurfObject, const cuda
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
   texture_record* r = find(surfObject);
   if (r == nullptr || !r->surface) return set_error(cudaErrorInvalidValue);
-  r->live = false;
+  retire(*r);
   return cudaSuccess;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include <surface_types.h>
 #include <texture_types.h>
@@ -33,13 +34,32 @@ texel texture_gather(cudaTextureObject_t object, float x, float y, int component
 void surface_access(cudaSurfaceObject_t object, int dimensions, int x, int y, int z, bool layered, void* value,
                     std::size_t bytes, bool write, int boundary, const char* file, unsigned int line);
 
+// How many components a vector type has (float4: 4), 0 for a scalar. (No
+// requires-expressions: host .cpp files include this in C++17.)
+template <class T, class = void>
+struct has_x : std::false_type {};
+template <class T>
+struct has_x<T, std::void_t<decltype(std::declval<T>().x)>> : std::true_type {};
+template <class T, class = void>
+struct has_y : std::false_type {};
+template <class T>
+struct has_y<T, std::void_t<decltype(std::declval<T>().y)>> : std::true_type {};
+template <class T, class = void>
+struct has_z : std::false_type {};
+template <class T>
+struct has_z<T, std::void_t<decltype(std::declval<T>().z)>> : std::true_type {};
+template <class T, class = void>
+struct has_w : std::false_type {};
+template <class T>
+struct has_w<T, std::void_t<decltype(std::declval<T>().w)>> : std::true_type {};
+
 template <class T>
 constexpr int components_of() {
-  if constexpr (requires(T t) { t.w; }) return 4;
-  else if constexpr (requires(T t) { t.z; }) return 3;
-  else if constexpr (requires(T t) { t.y; }) return 2;
-  else if constexpr (requires(T t) { t.x; }) return 1;
-  else return 0;  // a scalar
+  if constexpr (has_w<T>::value) return 4;
+  else if constexpr (has_z<T>::value) return 3;
+  else if constexpr (has_y<T>::value) return 2;
+  else if constexpr (has_x<T>::value) return 1;
+  else return 0;
 }
 
 // A vector type's component type (uchar4: unsigned char); a scalar's own.
