@@ -396,9 +396,10 @@ class machine {
     }
     if (is_signed(t) || ins.op == opcode::abs || ins.op == opcode::neg) {
       const std::int64_t a = read_signed(1, t);
+      const std::uint64_t negated = 0 - static_cast<std::uint64_t>(a);  // wraps, as the GPU's does
       switch (ins.op) {
-        case opcode::abs: return write(0, t, static_cast<std::uint64_t>(a < 0 ? -a : a));
-        case opcode::neg: return write(0, t, static_cast<std::uint64_t>(-a));
+        case opcode::abs: return write(0, t, a < 0 ? negated : static_cast<std::uint64_t>(a));
+        case opcode::neg: return write(0, t, negated);
         case opcode::min: return write(0, t, static_cast<std::uint64_t>(std::min(a, read_signed(2, t))));
         default: return write(0, t, static_cast<std::uint64_t>(std::max(a, read_signed(2, t))));
       }
