@@ -1,4 +1,5 @@
-// IEEE 754 binary16 <-> binary32 conversions behind cuda_fp16.h, in plain
+// IEEE 754 binary16 and bfloat16 <-> binary32 conversions behind
+// cuda_fp16.h and cuda_bf16.h, in plain
 // integer arithmetic so they behave the same on every host CPU and compiler.
 #pragma once
 #include <cmath>
@@ -55,6 +56,18 @@ constexpr std::uint16_t float_to_half_bits(float value, half_rounding mode = hal
   return static_cast<std::uint16_t>(sign | half);
 }
 
+// A finite double within float's range cut to a float with round-to-odd
+// (truncated, its last bit set when anything was cut): it keeps enough to
+// round correctly to a narrower format afterwards.
+constexpr float float_rounded_to_odd(double value) {
+  float cut = static_cast<float>(value);
+  if (std::fabs(static_cast<double>(cut)) > std::fabs(value)) {
+    cut = __builtin_bit_cast(float, __builtin_bit_cast(std::uint32_t, cut) - 1u);  // one float toward zero
+  }
+  if (static_cast<double>(cut) != value) cut = __builtin_bit_cast(float, __builtin_bit_cast(std::uint32_t, cut) | 1u);
+  return cut;
+}
+
 // double -> half, rounded once: the double is first cut to a float with
 // round-to-odd (truncated, its last bit set when anything was cut), which
 // keeps enough to round correctly to half's 11 bits afterwards.
@@ -64,12 +77,7 @@ constexpr std::uint16_t double_to_half_bits(double value, half_rounding mode = h
     return static_cast<std::uint16_t>(((bits >> 48) & 0x8000u) | 0x7e00u | ((bits >> 42) & 0x1ffu));
   }
   if (!(std::fabs(value) < 65536.0)) return float_to_half_bits(value > 0 ? 1e30f : -1e30f, mode);  // beyond any half
-  float cut = static_cast<float>(value);
-  if (std::fabs(static_cast<double>(cut)) > std::fabs(value)) {
-    cut = __builtin_bit_cast(float, __builtin_bit_cast(std::uint32_t, cut) - 1u);  // one float toward zero
-  }
-  if (static_cast<double>(cut) != value) cut = __builtin_bit_cast(float, __builtin_bit_cast(std::uint32_t, cut) | 1u);
-  return float_to_half_bits(cut, mode);
+  return float_to_half_bits(float_rounded_to_odd(value), mode);
 }
 
 // half -> float: exact; a NaN becomes the canonical float NaN 0x7fffffff,
@@ -84,6 +92,35 @@ constexpr float half_bits_to_float(std::uint16_t half) {
   }
   if (exponent == 31) return __builtin_bit_cast(float, mantissa != 0 ? 0x7fffffffu : sign | 0x7f800000u);
   return __builtin_bit_cast(float, sign | ((exponent + 112u) << 23) | (mantissa << 13));
+}
+
+// bfloat16 (cuda_bf16.h): a float's top 16 bits. float -> bfloat16
+// (cvt.rn.bf16.f32 by default) rounds the 16 cut off; NaNs become the
+// canonical 0x7fff, as on a GPU.
+constexpr std::uint16_t float_to_bfloat16_bits(float value, half_rounding mode = half_rounding::nearest_even) {
+  const std::uint32_t bits = __builtin_bit_cast(std::uint32_t, value);
+  const std::uint32_t magnitude = bits & 0x7fffffffu;
+  if (magnitude > 0x7f800000u) return 0x7fff;
+  std::uint32_t kept = bits >> 16;
+  // A carry may reach the exponent, and past the largest bfloat16 infinity: both right.
+  if (rounds_away(magnitude >> 16, bits & 0xffffu, 0x8000u, (bits >> 31) != 0, mode)) ++kept;
+  return static_cast<std::uint16_t>(kept);
+}
+
+constexpr std::uint16_t double_to_bfloat16_bits(double value, half_rounding mode = half_rounding::nearest_even) {
+  if (value != value) {  // (from a double, unlike from a float) a NaN keeps its sign and payload's top, quiet
+    const std::uint64_t bits = __builtin_bit_cast(std::uint64_t, value);
+    return static_cast<std::uint16_t>(((bits >> 48) & 0x8000u) | 0x7fc0u | ((bits >> 45) & 0x3fu));
+  }
+  // Beyond float's range: as the largest float (past the largest bfloat16
+  // too, with something cut off), which every rounding treats alike.
+  if (!(std::fabs(value) < 3.4e38)) return float_to_bfloat16_bits(value > 0 ? 3.40282347e38f : -3.40282347e38f, mode);
+  return float_to_bfloat16_bits(float_rounded_to_odd(value), mode);
+}
+
+// bfloat16 -> float: exact (its bits are the float's top half).
+constexpr float bfloat16_bits_to_float(std::uint16_t bits) {
+  return __builtin_bit_cast(float, static_cast<std::uint32_t>(bits) << 16);
 }
 
 }  // namespace cusim::detail
