@@ -15,11 +15,12 @@ runtime_calls() {
 }
 intrinsics() {
   {
-    grep -hoE "(__[a-z][A-Za-z0-9_]*|atomic[A-Z][A-Za-z]*)\(" include/cusim/detail/*.hpp include/cuda/cuda_fp16.h |
+    grep -hoE "(__[a-z][A-Za-z0-9_]*|atomic[A-Z][A-Za-z]*)\(" include/cusim/detail/*.hpp \
+      include/cusim/detail/reduced_float_functions.inc include/cuda/cuda_fp16.h include/cuda/cuda_bf16.h |
       sed 's/($//'
     # The atomics are overload sets written by a macro: CUSIM_ATOMIC_(atomicAdd, ...).
     grep -hoE "CUSIM_ATOMIC_[A-Z_]*\((atomic[A-Z][A-Za-z]*)" include/cusim/detail/atomic_functions.hpp | sed 's/.*(//'
-  } | grep -vE "^__(attribute__|builtin_.*|atomic_.*|has_feature|half|half2|half_raw|half2_raw|launch_bounds__)$" | sort -u
+  } | grep -vE "^__(attribute__|builtin_.*|atomic_.*|has_feature|half|half2|half_raw|half2_raw|nv_bfloat16|nv_bfloat162|nv_bfloat16_raw|nv_bfloat162_raw|launch_bounds__)$" | sort -u
 }
 as_list() { sed 's/.*/`&`/' | paste -sd ' ' | sed 's/ /, /g'; }
 

@@ -21,7 +21,6 @@
 #include "sched/device_failure.hpp"
 #include "support/diagnostics.hpp"
 
-#include <fmt/format.h>
 
 using namespace cusim::detail;
 
@@ -127,7 +126,7 @@ cudaError_t resolve(const cudaResourceDesc& resource, texture_record& r, const c
 [[noreturn]] void bad_object(const char* what, std::uint64_t handle, const texture_record* r, const char* file,
                              unsigned int line) {
   const char* why = r == nullptr ? "was never created" : "was destroyed";
-  stop_grid(fmt::format("{} object {} {}", what, handle, why).c_str(), file, line, cudaErrorIllegalAddress);
+  stop_grid_with(cudaErrorIllegalAddress, file, line, "{} object {} {}", what, handle, why);
 }
 
 const texture_record& live_object(std::uint64_t handle, bool surface, const char* file, unsigned int line) {
@@ -408,10 +407,9 @@ void surface_access(cudaSurfaceObject_t object, int dimensions, int x, int y, in
       coords[d] = std::clamp(coords[d], 0LL, last);
       continue;
     }
-    stop_grid(fmt::format("surface object {}: {} at ({}, {}, {}) (x in bytes) is outside its {} x {} x {}", object,
-                          write ? "a write" : "a read", x, y, z, limits[0], r.height, r.depth)
-                  .c_str(),
-              file, line, cudaErrorIllegalAddress);
+    stop_grid_with(cudaErrorIllegalAddress, file, line,
+                   "surface object {}: {} at ({}, {}, {}) (x in bytes) is outside its {} x {} x {}", object,
+                   write ? "a write" : "a read", x, y, z, limits[0], r.height, r.depth);
   }
   const std::size_t slice_index = static_cast<std::size_t>(layered ? coords[dimensions] : coords[2]);
   char* p = r.base + slice_index * r.slice + static_cast<std::size_t>(coords[1]) * r.pitch +

@@ -196,6 +196,11 @@ long long wall_clock_nanoseconds() {
       .count();
 }
 
+char* failure_message_buffer() {
+  thread_local char buffer[failure_message_size];
+  return buffer;
+}
+
 void stop_grid(const char* what, const char* file, unsigned int line, cudaError_t error) {
   worker* w = worker::current();
   if (w == nullptr || current_thread == nullptr) {

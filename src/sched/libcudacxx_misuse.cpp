@@ -12,28 +12,20 @@ namespace cusim::detail {
 
 void arrival_barrier::too_many_arrivals(const char* what, std::uint32_t count, std::uint32_t pending,
                                         const char* file, unsigned int line) {
-  // The thread never returns from trap(): the message lives in a buffer of
-  // its own, not on the heap (it would leak).
-  thread_local char message[256];
-  *fmt::format_to_n(message, sizeof(message) - 1,
-                    "{}: {} arrival{} where the barrier's phase expects {} more (more than the count given to init: "
-                    "undefined behaviour in CUDA)",
-                    what, count, count == 1 ? "" : "s", pending)
-       .out = '\0';
-  trap(message, file, line);
+  stop_grid_with(cudaErrorLaunchFailure, file, line,
+                 "{}: {} arrival{} where the barrier's phase expects {} more (more than the count given to init: "
+                 "undefined behaviour in CUDA)",
+                 what, count, count == 1 ? "" : "s", pending);
 }
 
 void report_misaligned_copy(const void* dst, const void* src, std::size_t bytes, std::size_t alignment,
                             const char* file, unsigned int line) {
-  thread_local char message[256];  // (as above)
-  *fmt::format_to_n(
-       message, sizeof(message) - 1,
-       "memcpy_async of {} bytes from {} to {} promises {}-byte alignment (aligned_size_t<{}>) that the {} lacks", bytes,
-       src, dst, alignment, alignment,
-       bytes % alignment != 0 ? "size" : reinterpret_cast<std::uintptr_t>(dst) % alignment != 0 ? "destination" : "source")
-       .out = '\0';
   // The H200's answer to such a copy.
-  stop_grid(message, file, line, cudaErrorMisalignedAddress);
+  stop_grid_with(
+      cudaErrorMisalignedAddress, file, line,
+      "memcpy_async of {} bytes from {} to {} promises {}-byte alignment (aligned_size_t<{}>) that the {} lacks", bytes,
+      src, dst, alignment, alignment,
+      bytes % alignment != 0 ? "size" : reinterpret_cast<std::uintptr_t>(dst) % alignment != 0 ? "destination" : "source");
 }
 
 }  // namespace cusim::detail
