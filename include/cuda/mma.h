@@ -1,5 +1,5 @@
 // Warp matrix multiply-accumulate (WMMA, nvcuda::wmma): the tensor-core API
-// of sm_70 and later, for half, 8-bit integer, tf32 and double fragments.
+// of sm_70 and later, for half, bfloat16, 8-bit integer, tf32 and double fragments.
 //
 // On a GPU a fragment's elements are spread over the warp's 32 lanes in an
 // unspecified order; each lane sees its share as x[0..num_elements). Here
@@ -15,7 +15,7 @@
 // values.
 //
 // Every call is a warp-wide collective (__syncwarp at entry), as the _sync
-// names say. Products of half and 8-bit operands are exact and summed in
+// names say. Products of half, bfloat16 and 8-bit operands are exact and summed in
 // float (int for integers) in k order; tf32 operands keep their top 19 bits,
 // as tensor cores read them; double uses fused multiply-adds.
 #pragma once
@@ -27,6 +27,7 @@
 #include <type_traits>
 
 #include <cusim/detail/device_api.hpp>
+#include "cuda_bf16.h"
 #include "cuda_fp16.h"
 #include "cuda_runtime.h"
 
@@ -80,7 +81,8 @@ struct element<precision::tf32> {
 // The operand (matrix_a, matrix_b) and accumulator types CUDA defines, and
 // the shapes of each.
 template <class T>
-inline constexpr bool is_operand_type = std::is_same_v<T, __half> || std::is_same_v<T, signed char> ||
+inline constexpr bool is_operand_type = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16> ||
+                                        std::is_same_v<T, signed char> ||
                                         std::is_same_v<T, unsigned char> || std::is_same_v<T, precision::tf32> ||
                                         std::is_same_v<T, double>;
 template <class T>
@@ -101,7 +103,7 @@ inline constexpr bool supported_shape =
 template <class Operand, class Accumulator>
 inline constexpr bool accumulates_into =
     std::is_same_v<Operand, __half> ? std::is_same_v<Accumulator, float> || std::is_same_v<Accumulator, __half>
-    : std::is_same_v<Operand, precision::tf32> ? std::is_same_v<Accumulator, float>
+    : std::is_same_v<Operand, __nv_bfloat16> || std::is_same_v<Operand, precision::tf32> ? std::is_same_v<Accumulator, float>
     : std::is_same_v<Operand, double>          ? std::is_same_v<Accumulator, double>
                                                : std::is_same_v<Accumulator, int>;
 
@@ -132,7 +134,7 @@ inline auto operand(typename element<T>::type v) {
     float out;
     std::memcpy(&out, &bits, sizeof out);
     return out;
-  } else if constexpr (std::is_same_v<T, __half>) {
+  } else if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) {
     return static_cast<float>(v);
   } else if constexpr (std::is_same_v<T, signed char> || std::is_same_v<T, unsigned char>) {
     return static_cast<int>(v);
@@ -158,7 +160,7 @@ class fragment {
                     !std::is_same_v<T, experimental::precision::b1>,
                 "cusim: WMMA's sub-byte fragments (u4, s4, b1) are not supported");
   static_assert(detail::supported_shape<Use, T, m, n, k>,
-                "cusim: CUDA defines no WMMA fragment of this use, type and shape (matrix_a/matrix_b of half, "
+                "cusim: CUDA defines no WMMA fragment of this use, type and shape (matrix_a/matrix_b of half, bfloat16, "
                 "signed or unsigned char in m16n16k16, m32n8k16, m8n32k16, of precision::tf32 in m16n16k8, of double "
                 "in m8n8k4; accumulators of float, half, int or double in the same shapes)");
   using dims = detail::dimensions<Use, m, n, k>;
@@ -250,7 +252,7 @@ inline void mma_sync(fragment<accumulator, m, n, k, TD>& d, const fragment<matri
                      const fragment<matrix_b, m, n, k, TA, LB>& b, const fragment<accumulator, m, n, k, TC>& c,
                      bool satf = false, const char* file = __builtin_FILE(), unsigned int line = __builtin_LINE()) {
   static_assert(detail::accumulates_into<TA, TC> && detail::accumulates_into<TA, TD>,
-                "cusim: mma_sync's accumulators must be float or half for half operands, float for tf32, int for "
+                "cusim: mma_sync's accumulators must be float or half for half operands, float for bfloat16 and tf32, int for "
                 "8-bit integers and double for double, as in CUDA");
   __syncwarp(0xffffffffu, file, line);
   if (!a.share_matches_tile() || !b.share_matches_tile()) detail::report_changed_operand(file, line);

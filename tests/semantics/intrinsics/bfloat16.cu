@@ -1,12 +1,13 @@
 // bfloat16 (<cuda_bf16.h>): conversions from float and double with every
 // rounding, NaN and infinity, the largest and smallest values; arithmetic,
 // fma, min/max with NaN and signed zeros, comparisons, math, pairs,
-// shuffles and atomics. A differential test: an H100 recorded the golden
+// shuffles, atomics, and a WMMA product of bfloat16 tiles. A differential test: an H100 recorded the golden
 // (tests/differential.txt).
 #include <cmath>
 #include <cstdio>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
+#include <mma.h>
 
 constexpr int count = 16;
 constexpr int ops = 24;
@@ -46,6 +47,19 @@ __global__ void conversions(const float* in, unsigned short* out) {
 
 __global__ void accumulate(__nv_bfloat16* total) { atomicAdd(total, __float2bfloat16(0.5f)); }
 
+// One 16x16x16 tile product on bfloat16 operands, accumulated in float.
+__global__ void tile_product(const __nv_bfloat16* a, const __nv_bfloat16* b, float* c) {
+  using namespace nvcuda;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
+  wmma::fill_fragment(fc, 0.25f);
+  wmma::load_matrix_sync(fa, a, 16);
+  wmma::load_matrix_sync(fb, b, 16);
+  wmma::mma_sync(fc, fa, fb, fc);
+  wmma::store_matrix_sync(c, fc, 16, wmma::mem_row_major);
+}
+
 int main() {
   const float values[count] = {0.0f,        -0.0f,        1.0f,       -1.5f,          3.14159265f, 1.00390625f,
                                1.005859375f, 65504.0f,    3.4e38f,    -3.39e38f,      1e-40f,      -2e-39f,
@@ -68,6 +82,19 @@ int main() {
   accumulate<<<4, 64>>>(total);
   cudaDeviceSynchronize();
   std::printf("atomicAdd: %g\n", __bfloat162float(*total));
+  __nv_bfloat16 *a, *b;
+  float* c;
+  cudaMallocManaged(&a, 256 * sizeof(__nv_bfloat16));
+  cudaMallocManaged(&b, 256 * sizeof(__nv_bfloat16));
+  cudaMallocManaged(&c, 256 * sizeof(float));
+  for (int i = 0; i < 256; ++i) {
+    a[i] = __float2bfloat16(1.0f / (1 + i % 13));
+    b[i] = __float2bfloat16((i % 7) - 3.0f);
+  }
+  tile_product<<<1, 32>>>(a, b, c);
+  std::printf("wmma: %s", cudaGetErrorName(cudaDeviceSynchronize()));
+  for (int i = 0; i < 256; i += 17) std::printf(" %.9g", c[i]);
+  std::printf("\n");
   std::printf("host: %04x %04x %g\n", __bfloat16_as_ushort(__float2bfloat16(2.5f)),
               __bfloat16_as_ushort(CUDART_INF_BF16), float(__nv_bfloat16(7)));
   return 0;
