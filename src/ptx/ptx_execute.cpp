@@ -206,7 +206,7 @@ class machine {
       case opcode::mov: return move(ins);
       case opcode::add: case opcode::sub: return add_or_subtract(ins);
       case opcode::mul: case opcode::mad: return multiply(ins);
-      case opcode::fma: return write(0, t, real_op3(ins, [](double a, double b, double c) { return std::fma(a, b, c); },
+      case opcode::fma: return write(0, t, real_op3(ins, [](auto a, auto b, auto c) { return std::fma(a, b, c); },
                                                     [](float a, float b, float c) { return std::fma(a, b, c); }));
       case opcode::div: case opcode::rem: return divide(ins);
       case opcode::abs: case opcode::neg: case opcode::min: case opcode::max: return compare_arithmetic(ins);
@@ -252,7 +252,39 @@ class machine {
       case opcode::bra: return;
       case opcode::simd2: return video(ins, 2);
       case opcode::simd4: return video(ins, 4);
+      case opcode::video: return scalar_video(ins);
     }
+  }
+
+  // vadd, vshr & co (32-bit operands): the operation, saturated to the
+  // destination type (.sat), then combined with c (.add, .min, .max).
+  void scalar_video(const instruction& ins) {
+    const bool is_signed_operands = ins.from == type::s32;
+    const auto operand_at = [&](unsigned int i) {
+      const std::uint64_t bits = read(i, type::b32) & 0xffffffffu;
+      return is_signed_operands ? sign_extend(bits, 32) : static_cast<std::int64_t>(bits);
+    };
+    const std::int64_t a = operand_at(1), b = operand_at(2);
+    const std::int64_t c = ins.t == type::s32 ? read_signed(3, type::s32) : static_cast<std::int64_t>(read(3, type::u32) & 0xffffffffu);
+    const std::uint64_t shift = static_cast<std::uint64_t>(b) & 0xffffffffu;
+    const std::uint64_t amount = ins.clamp ? std::min<std::uint64_t>(shift, 32) : shift & 31;
+    std::int64_t r = 0;
+    switch (ins.v) {
+      case variant::video_add: r = a + b; break;
+      case variant::video_sub: r = a - b; break;
+      case variant::video_absdiff: r = a > b ? a - b : b - a; break;
+      case variant::video_min: r = std::min(a, b); break;
+      case variant::video_max: r = std::max(a, b); break;
+      case variant::video_shl: r = amount >= 32 ? 0 : static_cast<std::int64_t>((static_cast<std::uint64_t>(a) << amount) & 0xffffffffu); break;
+      default: r = amount >= 32 ? (a < 0 ? -1 : 0) : a >> amount; break;  // vshr
+    }
+    if (ins.sat) {
+      r = ins.t == type::s32 ? std::clamp<std::int64_t>(r, INT32_MIN, INT32_MAX) : std::clamp<std::int64_t>(r, 0, UINT32_MAX);
+    }
+    if (ins.mode == 1) r += c;
+    if (ins.mode == 2) r = std::min(r, c);
+    if (ins.mode == 3) r = std::max(r, c);
+    write(0, type::b32, static_cast<std::uint64_t>(r));
   }
 
   // vabsdiff4 & co: the operation lane by lane (4 bytes or 2 halves), each
@@ -315,7 +347,7 @@ class machine {
     const type t = ins.t;
     const bool subtract = ins.op == opcode::sub;
     if (is_float(t)) {
-      const auto f = [subtract](double a, double b) { return subtract ? a - b : a + b; };
+      const auto f = [subtract](auto a, auto b) { return subtract ? a - b : a + b; };
       const auto g = [subtract](float a, float b) { return subtract ? a - b : a + b; };
       return write(0, t, real_op2(ins, f, g));
     }
@@ -338,9 +370,9 @@ class machine {
     const type t = ins.t;
     const bool add = ins.op == opcode::mad;
     if (is_float(t)) {
-      if (add) return write(0, t, real_op3(ins, [](double a, double b, double c) { return std::fma(a, b, c); },
+      if (add) return write(0, t, real_op3(ins, [](auto a, auto b, auto c) { return std::fma(a, b, c); },
                                            [](float a, float b, float c) { return std::fma(a, b, c); }));
-      return write(0, t, real_op2(ins, [](double a, double b) { return a * b; }, [](float a, float b) { return a * b; }));
+      return write(0, t, real_op2(ins, [](auto a, auto b) { return a * b; }, [](float a, float b) { return a * b; }));
     }
     const unsigned int bits = bits_of(t);
     __int128 product;
@@ -368,7 +400,7 @@ class machine {
   void divide(const instruction& ins) {
     const type t = ins.t;
     if (is_float(t)) {
-      return write(0, t, real_op2(ins, [](double a, double b) { return a / b; }, [](float a, float b) { return a / b; }));
+      return write(0, t, real_op2(ins, [](auto a, auto b) { return a / b; }, [](float a, float b) { return a / b; }));
     }
     const bool remainder = ins.op == opcode::rem;
     if (is_signed(t)) {
@@ -649,9 +681,17 @@ class machine {
     return static_cast<std::uint64_t>(value < lo ? lo : value > hi ? hi : value);
   }
 
+  static bool directed(rounding r) { return r == rounding::rz || r == rounding::rm || r == rounding::rp; }
+
   template <class Double, class Float>
   std::uint64_t real_op2(const instruction& ins, Double on_doubles, Float on_floats) const {
     const type t = ins.t;
+    if (t == type::f32 && directed(ins.round)) {
+      // Computed wider, then rounded the way asked (.rz, .rm, .rp).
+      const long double wide = on_doubles(static_cast<long double>(flush(as_f32(read(1, t)), ins.ftz)),
+                                          static_cast<long double>(flush(as_f32(read(2, t)), ins.ftz)));
+      return canonical(t, from_f32(saturate_real(flush(to_f32(wide, ins.round), ins.ftz), ins.sat)));
+    }
     if (t == type::f32) {
       const float r = on_floats(flush(as_f32(read(1, t)), ins.ftz), flush(as_f32(read(2, t)), ins.ftz));
       return canonical(t, from_f32(saturate_real(flush(r, ins.ftz), ins.sat)));
@@ -662,6 +702,12 @@ class machine {
   template <class Double, class Float>
   std::uint64_t real_op3(const instruction& ins, Double on_doubles, Float on_floats) const {
     const type t = ins.t;
+    if (t == type::f32 && directed(ins.round)) {
+      const long double wide = on_doubles(static_cast<long double>(flush(as_f32(read(1, t)), ins.ftz)),
+                                          static_cast<long double>(flush(as_f32(read(2, t)), ins.ftz)),
+                                          static_cast<long double>(flush(as_f32(read(3, t)), ins.ftz)));
+      return canonical(t, from_f32(saturate_real(flush(to_f32(wide, ins.round), ins.ftz), ins.sat)));
+    }
     if (t == type::f32) {
       const float r = on_floats(flush(as_f32(read(1, t)), ins.ftz), flush(as_f32(read(2, t)), ins.ftz),
                                 flush(as_f32(read(3, t)), ins.ftz));

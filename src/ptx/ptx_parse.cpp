@@ -91,7 +91,9 @@ const std::map<std::string_view, opcode>& opcode_names() {
       {"bra", opcode::bra}, {"addc", opcode::add}, {"subc", opcode::sub}, {"madc", opcode::mad},
       {"vadd2", opcode::simd2}, {"vsub2", opcode::simd2}, {"vabsdiff2", opcode::simd2}, {"vmin2", opcode::simd2},
       {"vmax2", opcode::simd2}, {"vavrg2", opcode::simd2}, {"vadd4", opcode::simd4}, {"vsub4", opcode::simd4},
-      {"vabsdiff4", opcode::simd4}, {"vmin4", opcode::simd4}, {"vmax4", opcode::simd4}, {"vavrg4", opcode::simd4}};
+      {"vabsdiff4", opcode::simd4}, {"vmin4", opcode::simd4}, {"vmax4", opcode::simd4}, {"vavrg4", opcode::simd4},
+      {"vadd", opcode::video}, {"vsub", opcode::video}, {"vabsdiff", opcode::video}, {"vmin", opcode::video},
+      {"vmax", opcode::video}, {"vshl", opcode::video}, {"vshr", opcode::video}};
   return names;
 }
 
@@ -257,15 +259,19 @@ class parser {
     if (op == opcode_names().end()) fail("the instruction '" + std::string(parts[0]) + "'");
     ins.op = op->second;
     if (parts[0] == "addc" || parts[0] == "subc" || parts[0] == "madc") ins.carry_in = true;
-    if (ins.op == opcode::simd2 || ins.op == opcode::simd4) ins.v = video_operation(parts[0]);
+    if (ins.op == opcode::simd2 || ins.op == opcode::simd4 || ins.op == opcode::video) {
+      ins.v = video_operation(parts[0], ins.op == opcode::video);
+    }
     const bool is_barrier = parts[0] == "bar" || parts[0] == "barrier";
     if (is_barrier) ins.v = variant::bar_sync;  // `barrier` alone is barrier.sync
     for (std::size_t i = 1; i < parts.size(); ++i) modifier(parts[0], parts[i], ins);
     if (ins.op == opcode::cvt && ins.from == type::none) fail("cvt needs a destination and a source type");
   }
 
-  static variant video_operation(std::string_view name) {
-    name.remove_suffix(1);  // the lane count
+  static variant video_operation(std::string_view name, bool scalar) {
+    if (!scalar) name.remove_suffix(1);  // the lane count
+    if (name == "vshl") return variant::video_shl;
+    if (name == "vshr") return variant::video_shr;
     if (name == "vadd") return variant::video_add;
     if (name == "vsub") return variant::video_sub;
     if (name == "vabsdiff") return variant::video_absdiff;
@@ -275,15 +281,18 @@ class parser {
   }
 
   void modifier(std::string_view base, std::string_view m, instruction& ins) {
-    if (ins.op == opcode::simd2 || ins.op == opcode::simd4) {
-      // vop4.dtype.atype.btype{.sat}{.add}: the operands' signedness is atype's.
+    if (ins.op == opcode::simd2 || ins.op == opcode::simd4 || ins.op == opcode::video) {
+      // vop.dtype.atype.btype{.sat}{.clamp|.wrap}{.add|.min|.max}: the
+      // operands' signedness is atype's.
       if (m == "u32" || m == "s32") {
-        if (ins.t == type::none) ins.t = type::b32;
+        if (ins.t == type::none) ins.t = m == "s32" ? type::s32 : type::u32;
         else if (ins.from == type::none) ins.from = m == "s32" ? type::s32 : type::u32;
         return;
       }
       if (m == "sat") { ins.sat = true; return; }
+      if (m == "clamp" || m == "wrap") { ins.clamp = m == "clamp"; return; }
       if (m == "add") { ins.mode = 1; return; }
+      if (ins.op == opcode::video && (m == "min" || m == "max")) { ins.mode = m == "min" ? 2 : 3; return; }
       fail("the modifier ." + std::string(m) + " of '" + std::string(base) + "' (cusim runs its plain and .add forms)");
     }
     if (const auto t = type_names().find(m); t != type_names().end()) {

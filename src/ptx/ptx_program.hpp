@@ -29,6 +29,7 @@ enum class opcode : std::uint8_t {
   shfl, vote, activemask, match, redux,
   nanosleep, trap, brkpt, bra,
   simd2, simd4,  // vadd4, vabsdiff2, ...: per-lane video arithmetic (variant says which)
+  video,         // vadd, vshr, ...: the scalar video instructions
 };
 
 // The special registers PTX code reads with mov (%laneid, %tid.x, ...).
@@ -78,7 +79,8 @@ enum class variant : std::uint8_t {
   bar_sync, bar_arrive, bar_red_popc, bar_red_and, bar_red_or, bar_warp_sync,
   scope_cta, scope_gpu, scope_sys,             // membar, fence
   cvta_to, cvta_from,
-  video_add, video_sub, video_absdiff, video_min, video_max, video_average,  // simd2 / simd4
+  video_add, video_sub, video_absdiff, video_min, video_max, video_average,  // simd2 / simd4 / video
+  video_shl, video_shr,                                                      // video
 };
 
 struct instruction {
@@ -91,7 +93,7 @@ struct instruction {
   space where = space::generic;
   bool ftz = false, sat = false, approx = false, carry_out = false, carry_in = false;
   bool clamp = false;         // shf.clamp, bfind.shiftamt
-  std::uint8_t mode = 0;      // prmt: 0 default, then f4e b4e rc8 ecl ecr rc16; simd: 1 when `.add` sums the lanes
+  std::uint8_t mode = 0;      // prmt: 0 default, then f4e b4e rc8 ecl ecr rc16; video: 1 .add, 2 .min, 3 .max
   std::uint8_t vector = 1;    // ld/st .v2/.v4
   std::uint8_t operand_count = 0;
   operand operands[5];

@@ -150,7 +150,7 @@ std::string decode_string_literals(std::string_view literals) {
 }
 
 asm_translation translate_inline_asm(std::string_view text, std::size_t at, const std::string& file_literal,
-                                     unsigned long line) {
+                                     unsigned long line, bool refuse_unknown) {
   std::size_t i = at;
   while (i < text.size() && is_ident_char(text[i])) ++i;  // asm, __asm__, __asm
   for (;;) {
@@ -175,14 +175,14 @@ asm_translation translate_inline_asm(std::string_view text, std::size_t at, cons
   }
   const std::string ptx_text = decode_string_literals(template_literals);
   const cusim::detail::ptx::program parsed = cusim::detail::ptx::parse(ptx_text);
-  if (!parsed.error.empty()) {
+  if (!parsed.error.empty() && refuse_unknown) {
     throw rewrite_error("inline PTX: cusim does not run " + parsed.error +
                         " (docs/inline-ptx.md lists the instructions and forms it runs)");
   }
   std::vector<asm_operand> operands = read_operands(sections.size() > 1 ? sections[1] : "", true);
   const std::vector<asm_operand> inputs = read_operands(sections.size() > 2 ? sections[2] : "", false);
   operands.insert(operands.end(), inputs.begin(), inputs.end());
-  if (parsed.asm_operands > operands.size()) {
+  if (parsed.error.empty() && parsed.asm_operands > operands.size()) {
     throw rewrite_error("inline PTX: the template uses %" + std::to_string(parsed.asm_operands - 1) + " but the asm statement has " +
                         std::to_string(operands.size()) + " operands");
   }

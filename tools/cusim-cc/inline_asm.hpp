@@ -17,10 +17,11 @@ struct asm_translation {
 
 // `text` holds an asm statement at `at` (the `asm` keyword). `file_literal`
 // (a quoted C string) and `line` name where it is, for the run time's
-// reports. Throws rewrite_error for PTX outside cusim's subset, with the
-// instruction, and for operand forms it does not take.
+// reports. Throws rewrite_error for operand forms it does not take, and,
+// when `refuse_unknown`, for PTX outside cusim's subset, with the
+// instruction (otherwise the run time reports it if the statement runs).
 asm_translation translate_inline_asm(std::string_view text, std::size_t at, const std::string& file_literal,
-                                     unsigned long line);
+                                     unsigned long line, bool refuse_unknown = true);
 
 // The characters a run of C string literals ("a" "b\n") stands for.
 std::string decode_string_literals(std::string_view literals);

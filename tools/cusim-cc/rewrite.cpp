@@ -165,6 +165,13 @@ class rewriter {
     marker_end_ = next_line_start;
     const std::size_t q1 = line.find('"', i), q2 = line.rfind('"');
     if (q1 != std::string::npos && q2 > q1) marker_file_ = line.substr(q1, q2 - q1 + 1);
+    // Flag 3 after the name: a system header.
+    marker_system_ = false;
+    if (q2 != std::string::npos) {
+      std::string flags = line.substr(q2 + 1);
+      std::replace_if(flags.begin(), flags.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }, ' ');
+      marker_system_ = (flags + " ").find(" 3 ") != std::string::npos;
+    }
   }
   unsigned long current_column() const {
     const std::size_t at = std::min(pos_, src_.size());
@@ -773,7 +780,10 @@ class rewriter {
   // An asm statement in device code holds PTX: run by cusim's interpreter
   // (inline_asm.hpp).
   void rewrite_inline_asm() {
-    const asm_translation asm_statement = translate_inline_asm(src_, pos_, marker_file_, current_line());
+    // A library's PTX outside cusim's subset is reported if it runs: the
+    // library may never call it (CUB's headers hold PTX for every GPU).
+    const asm_translation asm_statement =
+        translate_inline_asm(src_, pos_, marker_file_, current_line(), /*refuse_unknown=*/!marker_system_);
     note_markers(pos_, asm_statement.end);
     out_ += asm_statement.replacement;
     pos_ = asm_statement.end;
@@ -1096,6 +1106,7 @@ class rewriter {
   std::string pending_launch_bounds_;  // __launch_bounds__ arguments awaiting their kernel
   std::string pending_cluster_dims_;  // __cluster_dims__ arguments awaiting their kernel  // out_'s size at the end of the last launch's replacement
   std::string marker_file_ = "\"<source>\"";
+  bool marker_system_ = false;  // the text is a system header's
   unsigned long marker_line_ = 1;
   std::size_t marker_end_ = 0;
   mutable std::size_t lines_counted_from_ = 0;  // current_line()'s cache: line breaks
