@@ -683,15 +683,47 @@ class machine {
 
   static bool directed(rounding r) { return r == rounding::rz || r == rounding::rm || r == rounding::rp; }
 
+  // f32 add, sub, mul, fma with .rz, .rm or .rp: the exact result as a
+  // long double and what it left out (products of floats are exact in a
+  // long double's 64 bits, a sum's error comes from TwoSum), rounded to
+  // nearest and then stepped the way the mode and the exact result ask.
+  std::uint64_t directed_f32(const instruction& ins) const {
+    const auto operand = [&](unsigned int i) {
+      return static_cast<long double>(flush(as_f32(read(i, type::f32)), ins.ftz));
+    };
+    const auto two_sum = [](long double x, long double y, long double& error) {
+      const long double sum = x + y, y_part = sum - x;
+      error = (x - (sum - y_part)) + (y - y_part);
+      return sum;
+    };
+    long double error = 0, value;
+    switch (ins.op) {
+      case opcode::add: value = two_sum(operand(1), operand(2), error); break;
+      case opcode::sub: value = two_sum(operand(1), -operand(2), error); break;
+      case opcode::mul: value = operand(1) * operand(2); break;
+      default: value = two_sum(operand(1) * operand(2), operand(3), error); break;  // fma, mad
+    }
+    float f = static_cast<float>(value);
+    if (!std::isfinite(f) && std::isfinite(value)) {
+      // Past the largest float: the modes that round toward it stop there.
+      const bool keep_largest = ins.round == rounding::rz || (ins.round == rounding::rm) == (value > 0);
+      if (keep_largest) f = std::copysign(std::numeric_limits<float>::max(), static_cast<float>(value));
+      return canonical(type::f32, from_f32(saturate_real(f, ins.sat)));
+    }
+    const long double below_exact = (value - static_cast<long double>(f)) + error;  // exact minus f
+    if (std::isfinite(f) && below_exact != 0) {
+      const bool too_far_out = (f > 0 && below_exact < 0) || (f < 0 && below_exact > 0);
+      if (ins.round == rounding::rz && too_far_out) f = std::nextafter(f, 0.0f);
+      if (ins.round == rounding::rm && below_exact < 0) f = std::nextafter(f, -INFINITY);
+      if (ins.round == rounding::rp && below_exact > 0) f = std::nextafter(f, INFINITY);
+    }
+    return canonical(type::f32, from_f32(saturate_real(flush(f, ins.ftz), ins.sat)));
+  }
+
   template <class Double, class Float>
   std::uint64_t real_op2(const instruction& ins, Double on_doubles, Float on_floats) const {
     const type t = ins.t;
-    if (t == type::f32 && directed(ins.round)) {
-      // Computed wider, then rounded the way asked (.rz, .rm, .rp).
-      const long double wide = on_doubles(static_cast<long double>(flush(as_f32(read(1, t)), ins.ftz)),
-                                          static_cast<long double>(flush(as_f32(read(2, t)), ins.ftz)));
-      return canonical(t, from_f32(saturate_real(flush(to_f32(wide, ins.round), ins.ftz), ins.sat)));
-    }
+    if (t == type::f32 && directed(ins.round)) return directed_f32(ins);
     if (t == type::f32) {
       const float r = on_floats(flush(as_f32(read(1, t)), ins.ftz), flush(as_f32(read(2, t)), ins.ftz));
       return canonical(t, from_f32(saturate_real(flush(r, ins.ftz), ins.sat)));
@@ -702,12 +734,7 @@ class machine {
   template <class Double, class Float>
   std::uint64_t real_op3(const instruction& ins, Double on_doubles, Float on_floats) const {
     const type t = ins.t;
-    if (t == type::f32 && directed(ins.round)) {
-      const long double wide = on_doubles(static_cast<long double>(flush(as_f32(read(1, t)), ins.ftz)),
-                                          static_cast<long double>(flush(as_f32(read(2, t)), ins.ftz)),
-                                          static_cast<long double>(flush(as_f32(read(3, t)), ins.ftz)));
-      return canonical(t, from_f32(saturate_real(flush(to_f32(wide, ins.round), ins.ftz), ins.sat)));
-    }
+    if (t == type::f32 && directed(ins.round)) return directed_f32(ins);
     if (t == type::f32) {
       const float r = on_floats(flush(as_f32(read(1, t)), ins.ftz), flush(as_f32(read(2, t)), ins.ftz),
                                 flush(as_f32(read(3, t)), ins.ftz));

@@ -212,6 +212,17 @@ __global__ void float_and_memory(const unsigned* in, unsigned* out, unsigned* co
   asm volatile("atom.global.max.s32 %0, [%1], %2;" : "=r"(n) : "l"(counters + 2), "r"(x));
   asm volatile("atom.global.cas.b32 %0, [%1], 0, %2;" : "=r"(u) : "l"(counters + 3), "r"(k + 1));
   asm volatile("membar.gl;\n\tfence.acq_rel.gpu;" ::: "memory");
+  // Directed rounding, and the scalar video instructions CUB uses.
+  asm("mul.rz.f32 %0, %1, %2;" : "=f"(h) : "f"(f), "f"(g));
+  r[i++] = __float_as_uint(h);
+  asm("fma.rm.f32 %0, %1, %2, %3;" : "=f"(h) : "f"(f), "f"(g), "f"(1.0f / 3.0f));
+  r[i++] = __float_as_uint(h);
+  asm("vshr.u32.u32.u32.clamp.add %0, %1, %2, %3;" : "=r"(u) : "r"(x), "r"(y & 63), "r"(7u));
+  r[i++] = u;
+  asm("vshl.u32.u32.u32.wrap.add %0, %1, %2, %3;" : "=r"(u) : "r"(x), "r"(y), "r"(x));
+  r[i++] = u;
+  asm("vadd.s32.s32.s32.sat %0, %1, %2, %3;" : "=r"(u) : "r"(x), "r"(y), "r"(0u));
+  r[i++] = u;
 }
 
 // Warp and block instructions.
@@ -284,7 +295,7 @@ int main() {
   std::memset(counters, 0, 4 * sizeof(unsigned));
   std::memset(out, 0, threads * ops * sizeof(unsigned));
   float_and_memory<<<1, threads>>>(in, out, counters);
-  print_results("float_and_memory", cudaDeviceSynchronize(), out, 31);
+  print_results("float_and_memory", cudaDeviceSynchronize(), out, 36);
   std::printf("counters: %u %u %x %s\n", counters[0], counters[1], counters[2],
               counters[3] >= 1 && counters[3] <= threads ? "one CAS won" : "no CAS won");
 
