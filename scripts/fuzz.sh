@@ -23,7 +23,10 @@ mkdir -p "$out/corpus" "$out/artifacts" "$out/include"
 flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I tools/cusim-cc)
 case $harness in
   rewrite)
-    sources=(tools/cusim-cc/rewrite.cpp tools/cusim-cc/lambda_captures.cpp tests/fuzz/rewrite_fuzzer.cpp)
+    # With the inline-PTX translation and its PTX parser (asm statements in device code).
+    sources=(tools/cusim-cc/rewrite.cpp tools/cusim-cc/lambda_captures.cpp tools/cusim-cc/inline_asm.cpp
+             src/ptx/ptx_parse.cpp tests/fuzz/rewrite_fuzzer.cpp)
+    flags+=(-I src)
     cp tests/fuzz/corpus/* "$out/corpus/"
     find samples tests/semantics tests/rewrite -name '*.cu' -exec cp {} "$out/corpus/" \;
     max_len=4096

@@ -33,8 +33,11 @@ cudaError_t make_array(cudaArray_t* out, const cudaChannelFormatDesc* desc, cuda
            api, desc->x, desc->y, desc->z, desc->w, static_cast<int>(desc->f));
     return set_error(cudaErrorInvalidChannelDescriptor);
   }
+  // A cubemap: square faces, six of them (six per cube when layered).
   const bool cubemap = (flags & cudaArrayCubemap) != 0;
-  if (extent.width == 0 || (cubemap && (extent.width != extent.height || extent.depth % 6 != 0))) {
+  const bool layered = (flags & cudaArrayLayered) != 0;
+  const bool cube_faces = layered ? extent.depth != 0 && extent.depth % 6 == 0 : extent.depth == 6;
+  if (extent.width == 0 || (cubemap && (extent.width != extent.height || !cube_faces))) {
     return set_error(cudaErrorInvalidValue);
   }
   auto* array = new cudaArray{};
@@ -61,7 +64,8 @@ cudaError_t make_array(cudaArray_t* out, const cudaChannelFormatDesc* desc, cuda
 
 // The bytes from byte `offset` of row `row` of `array` on, `count` of them, lie in it.
 bool fits(cudaArray_const_t array, std::size_t offset, std::size_t row, std::size_t width, std::size_t rows) {
-  return offset + width <= array->pitch() && row + rows <= array->height * array->depth;
+  const std::size_t all_rows = array->height * array->depth;  // (subtracted, so that nothing wraps)
+  return offset <= array->pitch() && width <= array->pitch() - offset && row <= all_rows && rows <= all_rows - row;
 }
 
 region at_byte(cudaArray_const_t array, std::size_t offset, std::size_t row) {
@@ -87,7 +91,10 @@ cudaError_t copy_from_array(void* dst, std::size_t dpitch, cudaArray_const_t src
 }
 
 bool fits_linearly(cudaArray_const_t array, std::size_t w_offset, std::size_t h_offset, std::size_t count) {
-  return h_offset * array->pitch() + w_offset + count <= array->slice() * array->depth;
+  const std::size_t size = array->slice() * array->depth;
+  if (h_offset > size / array->pitch()) return false;
+  const std::size_t start = h_offset * array->pitch();
+  return w_offset <= size - start && count <= size - start - w_offset;
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ namespace {
 // (depth, layers or cube faces) `slice` bytes apart.
 struct texture_record {
   bool surface = false;
-  bool live = true;
+  std::atomic<bool> live{true};  // cleared by the host, read by fetches on workers
   cudaResourceDesc resource{};
   cudaTextureDesc texture{};
   cudaChannelFormatDesc format{};
@@ -98,6 +98,7 @@ cudaError_t resolve(const cudaResourceDesc& resource, texture_record& r, const c
       r.element_bytes = format_bytes(r.format);
       if (r.base == nullptr || r.element_bytes == 0) return set_error(cudaErrorInvalidValue);
       r.width = resource.res.linear.sizeInBytes / r.element_bytes;
+      if (r.width == 0) return set_error(cudaErrorInvalidValue);
       r.pitch = r.slice = resource.res.linear.sizeInBytes;
       r.dimensions = 1;
       return cudaSuccess;
@@ -105,8 +106,9 @@ cudaError_t resolve(const cudaResourceDesc& resource, texture_record& r, const c
       r.format = resource.res.pitch2D.desc;
       r.base = static_cast<char*>(resource.res.pitch2D.devPtr);
       r.element_bytes = format_bytes(r.format);
-      if (r.base == nullptr || r.element_bytes == 0 || resource.res.pitch2D.pitchInBytes <
-                                                          resource.res.pitch2D.width * r.element_bytes) {
+      if (r.base == nullptr || r.element_bytes == 0 || resource.res.pitch2D.width == 0 ||
+          resource.res.pitch2D.height == 0 ||
+          resource.res.pitch2D.pitchInBytes < resource.res.pitch2D.width * r.element_bytes) {
         return set_error(cudaErrorInvalidValue);
       }
       r.width = resource.res.pitch2D.width;
@@ -193,10 +195,22 @@ axis_index address(long long i, long long n, cudaTextureAddressMode mode, bool n
 // The texel coordinate of `u` along an axis of `n` texels.
 float texel_coordinate(float u, long long n, bool normalized) { return normalized ? u * static_cast<float>(n) : u; }
 
+// floor(x) as an index: a NaN reads texel 0, and huge values stay far
+// outside any array without overflowing.
+long long index_below(float x) {
+  if (std::isnan(x)) return 0;
+  return static_cast<long long>(std::clamp(std::floor(x), -1e12f, 1e12f));
+}
+
 struct sampler {
   const texture_record& r;
   bool floats;
   bool normalized;
+  int mode_override = -1;  // a cudaTextureAddressMode every axis uses instead of the object's (cube faces)
+
+  cudaTextureAddressMode mode(int axis) const {
+    return mode_override >= 0 ? static_cast<cudaTextureAddressMode>(mode_override) : r.texture.addressMode[axis];
+  }
 
   texel at(long long i, long long j, long long k, std::size_t layer) const {
     const std::size_t slice_index = r.dimensions == 3 ? static_cast<std::size_t>(k) : layer;
@@ -225,17 +239,15 @@ struct sampler {
     for (int d = 0; d < dims; ++d) {
       float u = coords[d];
       const long long n = sizes[d];
-      const auto mode = r.texture.addressMode[d];
+      const auto mode = this->mode(d);
       if (normalized && (mode == cudaAddressModeWrap || mode == cudaAddressModeMirror)) {
         // Folded into [0, 1) first, then scaled.
         const float whole = std::floor(u);
         u -= whole;
         if (mode == cudaAddressModeMirror && static_cast<long long>(whole) % 2 != 0) u = 1.0f - u;
-        const auto i = static_cast<long long>(std::floor(u * static_cast<float>(n)));
-        axes[d] = {std::clamp(i, 0LL, n - 1), false};
+        axes[d] = {std::clamp(index_below(u * static_cast<float>(n)), 0LL, n - 1), false};
       } else {
-        const auto i = static_cast<long long>(std::floor(texel_coordinate(u, n, normalized)));
-        axes[d] = address(i, n, mode, false);
+        axes[d] = address(index_below(texel_coordinate(u, n, normalized)), n, mode, false);
       }
     }
     return fetch(axes, dims, layer);
@@ -255,8 +267,8 @@ struct sampler {
     for (int d = 0; d < dims; ++d) {
       const float x = texel_coordinate(coords[d], sizes[d], normalized) - 0.5f;
       const float whole = std::floor(x);
-      low[d] = static_cast<long long>(whole);
-      weight[d] = static_cast<int>(std::nearbyint((x - whole) * 256.0f));
+      low[d] = index_below(x);
+      weight[d] = std::isfinite(x) ? static_cast<int>(std::nearbyint((x - whole) * 256.0f)) : 0;
     }
     // Corner c of the plane: bit 0 the higher x, bit 1 the higher y.
     int plane[4] = {256 - weight[0], weight[0], 0, 0};
@@ -276,9 +288,9 @@ struct sampler {
         if (plane[corner] == 0) continue;
         axis_index axes[3];
         for (int d = 0; d < plane_axes; ++d) {
-          axes[d] = address(low[d] + ((corner >> d) & 1), sizes[d], r.texture.addressMode[d], normalized);
+          axes[d] = address(low[d] + ((corner >> d) & 1), sizes[d], mode(d), normalized);
         }
-        if (dims == 3) axes[2] = address(low[2] + slice, sizes[2], r.texture.addressMode[2], normalized);
+        if (dims == 3) axes[2] = address(low[2] + slice, sizes[2], mode(2), normalized);
         const texel t = fetch(axes, dims, layer);
         const float w = slice_weight * static_cast<float>(plane[corner]) / 256.0f;
         for (int c = 0; c < 4; ++c) sum.f[c] += w * t.f[c];
@@ -333,8 +345,8 @@ texel texture_read(cudaTextureObject_t object, texture_shape shape, float x, flo
   if (shape == texture_shape::fetch) {
     // tex1Dfetch: an integer index into linear memory, no filtering; past
     // the end reads zero.
+    if (!(x >= 0.0f) || static_cast<std::size_t>(x) >= r.width) return texel{};
     const auto i = static_cast<long long>(x);
-    if (i < 0 || static_cast<std::size_t>(i) >= r.width) return texel{};
     return decode(r, r.base + static_cast<std::size_t>(i) * r.element_bytes,
                   r.texture.readMode == cudaReadModeNormalizedFloat);
   }
@@ -344,20 +356,27 @@ texel texture_read(cudaTextureObject_t object, texture_shape shape, float x, flo
     case texture_shape::d1: return s.sample(coords, 1, 0);
     case texture_shape::d2: return s.sample(coords, 2, 0);
     case texture_shape::d3: return s.sample(coords, 3, 0);
-    case texture_shape::layered1: return s.sample(coords, 1, static_cast<std::size_t>(std::clamp<long long>(layer, 0, static_cast<long long>(r.depth) - 1)));
-    case texture_shape::layered2: return s.sample(coords, 2, static_cast<std::size_t>(std::clamp<long long>(layer, 0, static_cast<long long>(r.depth) - 1)));
+    case texture_shape::layered1:
+    case texture_shape::layered2: {
+      const auto clamped = static_cast<std::size_t>(std::clamp<long long>(layer, 0, static_cast<long long>(r.depth) - 1));
+      return s.sample(coords, shape == texture_shape::layered1 ? 1 : 2, clamped);
+    }
     case texture_shape::cubemap:
     case texture_shape::cubemap_layered: {
       float u, v;
       const std::size_t face = cube_face(x, y, z, u, v);
       // The face is read with normalised coordinates, clamped at its edges.
-      texture_record face_record = r;
-      face_record.texture.normalizedCoords = 1;
-      face_record.texture.addressMode[0] = face_record.texture.addressMode[1] = cudaAddressModeClamp;
-      const sampler on_face{face_record, s.floats, true};
+      if ((r.array_flags & cudaArrayCubemap) == 0) {
+        stop_grid_with(cudaErrorIllegalAddress, file, line,
+                       "texture object {} is read as a cubemap, but its array was not made with cudaArrayCubemap",
+                       object);
+      }
+      const sampler on_face{r, s.floats, true, cudaAddressModeClamp};
       float face_coords[2] = {u, v};
-      const std::size_t base_layer = shape == texture_shape::cubemap_layered ? 6 * static_cast<std::size_t>(layer) : 0;
-      return on_face.sample(face_coords, 2, base_layer + face);
+      const long long cubes = static_cast<long long>(r.depth / 6);
+      const std::size_t cube =
+          shape == texture_shape::cubemap_layered ? static_cast<std::size_t>(std::clamp<long long>(layer, 0, cubes - 1)) : 0;
+      return on_face.sample(face_coords, 2, 6 * cube + face);
     }
     case texture_shape::fetch: break;
   }
@@ -374,7 +393,7 @@ texel texture_gather(cudaTextureObject_t object, float x, float y, int component
   const long long sizes[2] = {static_cast<long long>(r.width), static_cast<long long>(r.height)};
   long long low[2];
   const float coords[2] = {x, y};
-  for (int d = 0; d < 2; ++d) low[d] = static_cast<long long>(std::floor(texel_coordinate(coords[d], sizes[d], normalized) - 0.5f));
+  for (int d = 0; d < 2; ++d) low[d] = index_below(texel_coordinate(coords[d], sizes[d], normalized) - 0.5f);
   const int offsets[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
   texel out{};
   const int c = std::clamp(component, 0, 3);
@@ -391,28 +410,31 @@ texel texture_gather(cudaTextureObject_t object, float x, float y, int component
 void surface_access(cudaSurfaceObject_t object, int dimensions, int x, int y, int z, bool layered, void* value,
                     std::size_t bytes, bool write, int boundary, const char* file, unsigned int line) {
   const texture_record& r = live_object(object, true, file, line);
+  // x in bytes, y in rows (2D and 3D), z in slices: depth (3D) or the layer.
   long long coords[3] = {x, y, z};
-  const long long limits[3] = {static_cast<long long>(r.width * r.element_bytes), static_cast<long long>(r.height),
-                               static_cast<long long>(r.depth)};
-  const int axes = layered ? dimensions + 1 : dimensions;
-  for (int d = 0; d < axes; ++d) {
-    // (A layered surface's last coordinate is its layer.)
-    const long long last = d == 0 ? limits[0] - static_cast<long long>(bytes) : limits[layered && d == dimensions ? 2 : d] - 1;
-    if (coords[d] >= 0 && coords[d] <= last) continue;
-    if (boundary == cudaBoundaryModeZero) {
-      if (!write) std::memset(value, 0, bytes);
-      return;
+  const long long row = static_cast<long long>(r.width * r.element_bytes);
+  const long long last[3] = {row - static_cast<long long>(bytes), static_cast<long long>(r.height) - 1,
+                             static_cast<long long>(r.depth) - 1};
+  const bool checked[3] = {true, dimensions >= 2, dimensions == 3 || layered};
+  for (int d = 0; d < 3; ++d) {
+    if (!checked[d]) {
+      coords[d] = 0;
+      continue;
     }
-    if (boundary == cudaBoundaryModeClamp) {
-      coords[d] = std::clamp(coords[d], 0LL, last);
+    if (coords[d] >= 0 && coords[d] <= last[d]) continue;
+    if (boundary == cudaBoundaryModeZero || last[d] < 0) {  // (an element wider than the row is never inside)
+      if (!write) std::memset(value, 0, bytes);
+      if (boundary == cudaBoundaryModeZero) return;
+    }
+    if (boundary == cudaBoundaryModeClamp && last[d] >= 0) {
+      coords[d] = std::clamp(coords[d], 0LL, last[d]);
       continue;
     }
     stop_grid_with(cudaErrorIllegalAddress, file, line,
-                   "surface object {}: {} at ({}, {}, {}) (x in bytes) is outside its {} x {} x {}", object,
-                   write ? "a write" : "a read", x, y, z, limits[0], r.height, r.depth);
+                   "surface object {}: {} of {} bytes at ({}, {}, {}) (x in bytes) is outside its {} x {} x {}", object,
+                   write ? "a write" : "a read", bytes, x, y, z, row, r.height, r.depth);
   }
-  const std::size_t slice_index = static_cast<std::size_t>(layered ? coords[dimensions] : coords[2]);
-  char* p = r.base + slice_index * r.slice + static_cast<std::size_t>(coords[1]) * r.pitch +
+  char* p = r.base + static_cast<std::size_t>(coords[2]) * r.slice + static_cast<std::size_t>(coords[1]) * r.pitch +
             static_cast<std::size_t>(coords[0]);
   if (write) std::memcpy(p, value, bytes);
   else std::memcpy(value, p, bytes);

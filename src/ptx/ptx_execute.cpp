@@ -79,6 +79,9 @@ class machine {
         continue;
       }
       if (ins.op == opcode::bra) {
+        // A loop in PTX may wait for another thread (polling a flag): each
+        // backward branch is a progress point, as an atomic is.
+        if (ins.target <= pc) note_progress_point(progress_kind::atomic);
         pc = ins.target;
         continue;
       }
@@ -259,13 +262,14 @@ class machine {
   // vadd, vshr & co (32-bit operands): the operation, saturated to the
   // destination type (.sat), then combined with c (.add, .min, .max).
   void scalar_video(const instruction& ins) {
-    const bool is_signed_operands = ins.from == type::s32;
-    const auto operand_at = [&](unsigned int i) {
+    // Each operand extends by its own type (atype, btype); c only where a
+    // secondary operation reads it.
+    const auto operand_at = [&](unsigned int i, type t) {
       const std::uint64_t bits = read(i, type::b32) & 0xffffffffu;
-      return is_signed_operands ? sign_extend(bits, 32) : static_cast<std::int64_t>(bits);
+      return t == type::s32 ? sign_extend(bits, 32) : static_cast<std::int64_t>(bits);
     };
-    const std::int64_t a = operand_at(1), b = operand_at(2);
-    const std::int64_t c = ins.t == type::s32 ? read_signed(3, type::s32) : static_cast<std::int64_t>(read(3, type::u32) & 0xffffffffu);
+    const std::int64_t a = operand_at(1, ins.from), b = operand_at(2, ins.from_b);
+    const std::int64_t c = ins.mode == 0 ? 0 : operand_at(3, ins.t);
     const std::uint64_t shift = static_cast<std::uint64_t>(b) & 0xffffffffu;
     const std::uint64_t amount = ins.clamp ? std::min<std::uint64_t>(shift, 32) : shift & 31;
     std::int64_t r = 0;
@@ -295,15 +299,15 @@ class machine {
     const bool is_signed_lane = ins.from == type::s32;
     const std::uint32_t a = static_cast<std::uint32_t>(read(1, type::b32));
     const std::uint32_t b = static_cast<std::uint32_t>(read(2, type::b32));
-    const std::uint32_t c = static_cast<std::uint32_t>(read(3, type::b32));
-    const auto lane_of = [&](std::uint32_t v, unsigned int i) -> std::int64_t {
+    const std::uint32_t c = ins.operand_count > 3 ? static_cast<std::uint32_t>(read(3, type::b32)) : 0;
+    const auto lane_of = [&](std::uint32_t v, unsigned int i, bool signed_lane) -> std::int64_t {
       const std::uint64_t bits = (v >> (i * width)) & mask_of(width);
-      return is_signed_lane ? sign_extend(bits, width) : static_cast<std::int64_t>(bits);
+      return signed_lane ? sign_extend(bits, width) : static_cast<std::int64_t>(bits);
     };
     std::int64_t sum = 0;
     std::uint32_t packed = 0;
     for (unsigned int i = 0; i < lanes; ++i) {
-      const std::int64_t x = lane_of(a, i), y = lane_of(b, i);
+      const std::int64_t x = lane_of(a, i, is_signed_lane), y = lane_of(b, i, ins.from_b == type::s32);
       std::int64_t r = 0;
       switch (ins.v) {
         case variant::video_add: r = x + y; break;

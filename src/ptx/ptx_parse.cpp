@@ -1,6 +1,7 @@
 #include "ptx/ptx_program.hpp"
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -102,7 +103,7 @@ const std::map<std::string_view, opcode>& opcode_names() {
 bool ignored_modifier(std::string_view m) {
   static const char* const names[] = {"ca", "cg", "cs", "lu", "cv", "nc", "volatile", "relaxed", "acquire",
                                       "release", "acq_rel", "sc", "weak", "wb", "wt", "sync", "aligned",
-                                      "full", "mmio", "unified", "noftz"};
+                                      "full", "mmio", "unified", "noftz", "cta", "gpu", "sys", "cluster"};
   for (const char* n : names) {
     if (m == n) return true;
   }
@@ -228,7 +229,10 @@ class parser {
         add_register(std::string(name), t->second);
         continue;
       }
-      const int count = std::atoi(std::string(name.substr(angle + 1)).c_str());
+      const std::string_view digits = name.substr(angle + 1, name.size() > angle + 1 ? name.size() - angle - 2 : 0);
+      const bool well_formed = name.back() == '>' && !digits.empty() && digits.size() <= 4 &&
+                               digits.find_first_not_of("0123456789") == std::string_view::npos;
+      const int count = well_formed ? std::stoi(std::string(digits)) : 0;
       if (count <= 0 || count > 1024) fail("the register range '" + std::string(name) + "'");
       for (int i = 0; i < count; ++i) add_register(std::string(name.substr(0, angle)) + std::to_string(i), t->second);
     }
@@ -285,8 +289,10 @@ class parser {
       // vop.dtype.atype.btype{.sat}{.clamp|.wrap}{.add|.min|.max}: the
       // operands' signedness is atype's.
       if (m == "u32" || m == "s32") {
-        if (ins.t == type::none) ins.t = m == "s32" ? type::s32 : type::u32;
-        else if (ins.from == type::none) ins.from = m == "s32" ? type::s32 : type::u32;
+        const type t = m == "s32" ? type::s32 : type::u32;
+        if (ins.t == type::none) ins.t = t;
+        else if (ins.from == type::none) ins.from = t;
+        else ins.from_b = t;
         return;
       }
       if (m == "sat") { ins.sat = true; return; }
@@ -369,10 +375,7 @@ class parser {
         {opcode::redux, "max", variant::redux_max}, {opcode::redux, "and", variant::redux_and},
         {opcode::redux, "or", variant::redux_or}, {opcode::redux, "xor", variant::redux_xor},
         {opcode::bar, "sync", variant::bar_sync}, {opcode::bar, "arrive", variant::bar_arrive},
-        {opcode::membar, "cta", variant::scope_cta}, {opcode::membar, "gl", variant::scope_gpu},
-        {opcode::membar, "sys", variant::scope_sys}, {opcode::fence, "cta", variant::scope_cta},
-        {opcode::fence, "gpu", variant::scope_gpu}, {opcode::fence, "sys", variant::scope_sys},
-        {opcode::fence, "cluster", variant::scope_gpu}, {opcode::cvta, "to", variant::cvta_to},
+        {opcode::membar, "gl", variant::scope_gpu}, {opcode::cvta, "to", variant::cvta_to},
     };
     for (const entry& e : table) {
       if (e.op == op && m == e.name) return e.v;
@@ -386,7 +389,6 @@ class parser {
       for (const auto& [name, v] : atomics) {
         if (m == name) return v;
       }
-      if (m == "cta" || m == "gpu" || m == "sys" || m == "cluster") return variant::none;  // scopes: see below
     }
     return variant::none;
   }
@@ -412,6 +414,7 @@ class parser {
     const auto parts = split_top_level(s);
     if (parts.size() > 5) fail("more operands than cusim reads");
     for (std::string_view part : parts) {
+      if (part.empty()) fail("an empty operand");
       operand& o = ins.operands[ins.operand_count++];
       if (ins.op == opcode::bra) {
         pending_label_ = std::string(part);
@@ -428,6 +431,7 @@ class parser {
           if (o.count == 4) fail("a vector of more than four elements");
           o.elements[o.count++] = value_of(element);
         }
+        if (o.count != 2 && o.count != 4) fail("the vector '" + std::string(part) + "' (cusim takes two or four elements)");
       } else if (const std::size_t bar = part.find('|'); bar != std::string_view::npos) {
         o.v = value_of(trim(part.substr(0, bar)));
         o.second = value_of(trim(part.substr(bar + 1)));
@@ -450,7 +454,7 @@ class parser {
     }
     o.v = value_of(trim(s.substr(0, sign)));
     const value_ref offset = immediate(trim(s.substr(sign + 1)));
-    o.offset = static_cast<std::int64_t>(offset.bits) * (s[sign] == '-' ? -1 : 1);
+    o.offset = static_cast<std::int64_t>(s[sign] == '-' ? 0 - offset.bits : offset.bits);  // wraps, never overflows
   }
 
   value_ref value_of(std::string_view s) {
@@ -458,6 +462,7 @@ class parser {
     if (s.empty()) fail("an empty operand");
     value_ref v;
     if (s.front() == '!') {
+      if (s.size() > 1 && s[1] == '!') fail("the operand '" + std::string(s) + "'");
       v = value_of(s.substr(1));
       v.negated = true;
       return v;
@@ -468,7 +473,11 @@ class parser {
     }
     if (s.size() >= 2 && s[0] == '%' && std::isdigit(static_cast<unsigned char>(s[1]))) {
       v.k = value_ref::kind::asm_operand;
-      v.index = static_cast<std::uint32_t>(std::atoi(std::string(s.substr(1)).c_str()));
+      const std::string_view digits = s.substr(1);
+      if (digits.size() > 2 || digits.find_first_not_of("0123456789") != std::string_view::npos) {
+        fail("the operand '" + std::string(s) + "' (byte and half selectors such as %1.b0 are not run)");
+      }
+      v.index = static_cast<std::uint32_t>(std::stoul(std::string(digits)));
       if (v.index >= 30) fail("the operand %" + std::to_string(v.index));
       result_.asm_operands = std::max(result_.asm_operands, v.index + 1);
       return v;
@@ -494,6 +503,7 @@ class parser {
   static value_ref immediate(std::string_view s) {
     value_ref v;
     v.k = value_ref::kind::immediate;
+    if (s.empty()) fail("an empty number");
     bool negative = false;
     if (s.front() == '-' || s.front() == '+') {
       negative = s.front() == '-';
@@ -502,6 +512,7 @@ class parser {
     if (s.empty()) fail("a sign without a number");
     const std::string text(s);
     char* end = nullptr;
+    errno = 0;
     if ((text.starts_with("0f") || text.starts_with("0F")) && text.size() == 10) {
       v.bits = std::strtoull(text.c_str() + 2, &end, 16);
       v.real_bits = 32;
@@ -518,7 +529,7 @@ class parser {
       v.bits = std::strtoull(text.c_str(), &end, 0);  // 0x.., 0.. (octal) and decimal, as PTX reads them
     }
     if (end != nullptr && *end == 'U') ++end;
-    if (end == nullptr || *end != '\0') fail("the number '" + text + "'");
+    if (end == nullptr || end == text.c_str() || *end != '\0' || errno == ERANGE) fail("the number '" + text + "'");
     if (negative) {
       if (v.real_bits == 64) v.bits ^= 1ull << 63;
       else if (v.real_bits == 32) v.bits ^= 1ull << 31;

@@ -77,7 +77,7 @@ enum class variant : std::uint8_t {
   atom_add, atom_min, atom_max, atom_inc, atom_dec, atom_and, atom_or, atom_xor, atom_exch, atom_cas,
   redux_add, redux_min, redux_max, redux_and, redux_or, redux_xor,
   bar_sync, bar_arrive, bar_red_popc, bar_red_and, bar_red_or, bar_warp_sync,
-  scope_cta, scope_gpu, scope_sys,             // membar, fence
+  scope_gpu,                                   // membar.gl
   cvta_to, cvta_from,
   video_add, video_sub, video_absdiff, video_min, video_max, video_average,  // simd2 / simd4 / video
   video_shl, video_shr,                                                      // video
@@ -86,7 +86,8 @@ enum class variant : std::uint8_t {
 struct instruction {
   opcode op{};
   type t = type::none;        // the instruction type (.u32, .f32, ...)
-  type from = type::none;     // cvt's source type
+  type from = type::none;     // cvt's source type; the video instructions' a operand
+  type from_b = type::none;   // the video instructions' b operand
   variant v = variant::none;
   compare cmp = compare::eq;  // setp
   rounding round = rounding::none;

@@ -123,6 +123,10 @@ std::string decode_string_literals(std::string_view literals) {
         case 'n': out.push_back('\n'); break;
         case 't': out.push_back('\t'); break;
         case 'r': out.push_back('\r'); break;
+        case 'a': out.push_back('\a'); break;
+        case 'b': out.push_back('\b'); break;
+        case 'f': out.push_back('\f'); break;
+        case 'v': out.push_back('\v'); break;
         case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
           int value = 0, digits = 0;
           while (digits < 3 && i < literals.size() && literals[i] >= '0' && literals[i] <= '7') {
@@ -137,7 +141,7 @@ std::string decode_string_literals(std::string_view literals) {
           int value = 0;
           while (i + 1 < literals.size() && std::isxdigit(static_cast<unsigned char>(literals[i + 1]))) {
             const char h = literals[++i];
-            value = value * 16 + (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : std::tolower(h) - 'a' + 10);
+            value = (value * 16 + (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : std::tolower(h) - 'a' + 10)) & 0xff;
           }
           out.push_back(static_cast<char>(value));
           break;
