@@ -60,10 +60,23 @@ std::uint64_t canonical(type t, std::uint64_t bits) {
   return bits;
 }
 
-unsigned int linear_tid() {
-  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-}
+unsigned int linear_tid() { return this_thread_context().linear_tid; }
 unsigned int lane_id() { return linear_tid() % 32; }
+
+// The arithmetic of the video instructions (vadd, vabsdiff4, ...), on
+// operands already extended by their types; `shift` for vshl and vshr.
+std::int64_t video_arithmetic(variant v, std::int64_t x, std::int64_t y, std::uint64_t shift) {
+  switch (v) {
+    case variant::video_add: return x + y;
+    case variant::video_sub: return x - y;
+    case variant::video_absdiff: return x > y ? x - y : y - x;
+    case variant::video_min: return std::min(x, y);
+    case variant::video_max: return std::max(x, y);
+    case variant::video_shl: return shift >= 32 ? 0 : static_cast<std::int64_t>((static_cast<std::uint64_t>(x) << shift) & 0xffffffffu);
+    case variant::video_shr: return shift >= 32 ? (x < 0 ? -1 : 0) : x >> shift;
+    default: return (x + y + 1) >> 1;  // vavrg: rounded up
+  }
+}
 
 class machine {
  public:
@@ -272,16 +285,7 @@ class machine {
     const std::int64_t c = ins.mode == 0 ? 0 : operand_at(3, ins.t);
     const std::uint64_t shift = static_cast<std::uint64_t>(b) & 0xffffffffu;
     const std::uint64_t amount = ins.clamp ? std::min<std::uint64_t>(shift, 32) : shift & 31;
-    std::int64_t r = 0;
-    switch (ins.v) {
-      case variant::video_add: r = a + b; break;
-      case variant::video_sub: r = a - b; break;
-      case variant::video_absdiff: r = a > b ? a - b : b - a; break;
-      case variant::video_min: r = std::min(a, b); break;
-      case variant::video_max: r = std::max(a, b); break;
-      case variant::video_shl: r = amount >= 32 ? 0 : static_cast<std::int64_t>((static_cast<std::uint64_t>(a) << amount) & 0xffffffffu); break;
-      default: r = amount >= 32 ? (a < 0 ? -1 : 0) : a >> amount; break;  // vshr
-    }
+    std::int64_t r = video_arithmetic(ins.v, a, b, amount);
     if (ins.sat) {
       r = ins.t == type::s32 ? std::clamp<std::int64_t>(r, INT32_MIN, INT32_MAX) : std::clamp<std::int64_t>(r, 0, UINT32_MAX);
     }
@@ -308,15 +312,7 @@ class machine {
     std::uint32_t packed = 0;
     for (unsigned int i = 0; i < lanes; ++i) {
       const std::int64_t x = lane_of(a, i, is_signed_lane), y = lane_of(b, i, ins.from_b == type::s32);
-      std::int64_t r = 0;
-      switch (ins.v) {
-        case variant::video_add: r = x + y; break;
-        case variant::video_sub: r = x - y; break;
-        case variant::video_absdiff: r = x > y ? x - y : y - x; break;
-        case variant::video_min: r = std::min(x, y); break;
-        case variant::video_max: r = std::max(x, y); break;
-        default: r = (x + y + 1) >> 1; break;  // vavrg: rounded up
-      }
+      std::int64_t r = video_arithmetic(ins.v, x, y, 0);
       sum += r;
       if (ins.sat) {
         const std::int64_t lo = is_signed_lane ? -(1ll << (width - 1)) : 0;
@@ -605,10 +601,11 @@ class machine {
     const type to = ins.t, from = ins.from;
     const std::uint64_t a = read(1, from);
     if (!is_float(to) && !is_float(from)) {
-      // Integers: extend by the source's signedness, then truncate (or saturate).
-      const std::int64_t value = is_signed(from) ? sign_extend(a, bits_of(from)) : static_cast<std::int64_t>(truncate(from, a));
-      if (ins.sat) return write(0, to, saturate_integer(static_cast<__int128>(is_signed(from) ? value : static_cast<std::int64_t>(truncate(from, a))), to, !is_signed(from) && bits_of(from) == 64 ? truncate(from, a) : 0));
-      return write(0, to, static_cast<std::uint64_t>(value));
+      // Integers: extend by the source's signedness (a u64 stays positive),
+      // then truncate (or saturate).
+      const __int128 value = is_signed(from) ? static_cast<__int128>(sign_extend(a, bits_of(from)))
+                                             : static_cast<__int128>(truncate(from, a));
+      return write(0, to, ins.sat ? saturate_integer(value, to) : static_cast<std::uint64_t>(value));
     }
     if (is_float(from) && is_float(to)) {
       double value = real_of(from, a);
@@ -677,8 +674,7 @@ class machine {
     }
   }
 
-  static std::uint64_t saturate_integer(__int128 value, type to, std::uint64_t unsigned64) {
-    if (unsigned64 != 0) value = static_cast<__int128>(unsigned64);
+  static std::uint64_t saturate_integer(__int128 value, type to) {
     const unsigned int bits = bits_of(to);
     const __int128 lo = is_signed(to) ? -(static_cast<__int128>(1) << (bits - 1)) : 0;
     const __int128 hi = is_signed(to) ? (static_cast<__int128>(1) << (bits - 1)) - 1 : (static_cast<__int128>(1) << bits) - 1;

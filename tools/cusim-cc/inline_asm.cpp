@@ -12,12 +12,6 @@ namespace cusim::cc {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 std::size_t skip_space(std::string_view text, std::size_t i) {
   while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
   return i;

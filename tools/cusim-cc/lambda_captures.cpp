@@ -10,12 +10,6 @@ namespace {
 
 constexpr std::size_t npos = std::string_view::npos;
 
-std::string_view trim(std::string_view s) {
-  const std::size_t first = s.find_first_not_of(" \t\n");
-  if (first == npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t\n") - first + 1);
-}
-
 // The names an introducer captures explicitly (`x`, `&y`, `z = expr`), and
 // whether its default is by reference.
 struct introducer {

@@ -1,5 +1,5 @@
 // The little C++ lexing the text-scanning passes of cusim-cc share:
-// identifier characters, whole words, the extent of a string or character
+// trimming, identifier characters, whole words, the extent of a string or character
 // literal, and bracket matching.
 #pragma once
 #include <cctype>
@@ -9,6 +9,13 @@
 namespace cusim::cc {
 
 inline bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// `s` without the blanks (spaces, tabs, line breaks) around it.
+inline std::string_view trim(std::string_view s) {
+  const std::size_t first = s.find_first_not_of(" \t\n\r");
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t\n\r") - first + 1);
+}
 
 // Where `word` first occurs in `text` as a whole word, or npos.
 inline std::size_t find_word(std::string_view text, std::string_view word) {
