@@ -38,7 +38,11 @@ struct __half {
     return *this;
   }
 
-  unsigned short bits_ = 0;  // public, so that __half stays a trivial, standard-layout 2-byte type
+  // Public, so that __half stays a standard-layout 2-byte type; and without
+  // an initializer, so that its default constructor is trivial, as NVIDIA's
+  // is (a __shared__ array of them must not be initialized, and clang
+  // refuses one whose type has a constructor that does something).
+  unsigned short bits_;
 };
 typedef __half half;
 

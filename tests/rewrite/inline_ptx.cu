@@ -23,6 +23,9 @@ __global__ void kernel(unsigned* out) {
   out[threadIdx.x] = lane * 1000 + total;
   asm("membar.gl;");
   // CHECK: inline_ptx.cu", 24}; ::cusim::detail::ptx::run(__cusim_asm, nullptr, 0); }
+  // Operands side by side without their comma, which nvcc takes (GCC does not).
+  if (threadIdx.x == 0) asm volatile("st.u32 [%1], %0;" ::"r"(total + 7) "l"(out + 64) : "memory");
+  // CHECK: {::cusim::detail::ptx::input<'r'>(total + 7), ::cusim::detail::ptx::input<'l'>(out + 64)}
 }
 
 int host_side() {
@@ -47,11 +50,11 @@ __global__ void lanes(unsigned* out) { out[threadIdx.x] = lane_or_zero(); }
 
 int main() {
   unsigned* out;
-  cudaMallocManaged(&out, 64 * sizeof(unsigned));
+  cudaMallocManaged(&out, 65 * sizeof(unsigned));
   kernel<<<1, 64>>>(out);
   cudaDeviceSynchronize();
-  std::printf("%u %u %u, line %d\n", out[0], out[33], out[63], host_side());
-  // OUTPUT: 100 1166 31226, line 31
+  std::printf("%u %u %u %u, line %d\n", out[0], out[33], out[63], out[64], host_side());
+  // OUTPUT: 100 1166 31226 107, line 34
   lanes<<<1, 40>>>(out);
   cudaDeviceSynchronize();
   std::printf("%u %u\n", out[5], out[37]);

@@ -5,8 +5,11 @@
 // __shared__ a GNU attribute for clang, the alignas after it is a C++11
 // attribute in a place C++ does not allow one, an error that cost the
 // whole file its facts. The alignas moves to the start of the declaration
-// (`alignas(16) __shared__ float tile[64];`), where it means the same. The
-// edit keeps every line and the file's length, so that positions clang
+// (`alignas(16) __shared__ float tile[64];`), where it means the same.
+// Asm operands written side by side (`:: "r"(v) "l"(p)`) get their comma,
+// and GCC's `__attribute__((__noinline__))` is spelled `noinline` (the
+// front end makes CUDA's `__noinline__` specifier a macro in user code).
+// The edits keep every line and the file's length, so that positions clang
 // reports (the sites that name kernels) stay the user's.
 #pragma once
 #include <string>

@@ -97,7 +97,21 @@ asm_operand read_operand(std::string_view text, bool output) {
 std::vector<asm_operand> read_operands(std::string_view section, bool output) {
   std::vector<asm_operand> operands;
   if (trim(section).empty()) return operands;
-  for (std::string_view part : split_top_level(section, ',')) operands.push_back(read_operand(part, output));
+  for (std::string_view part : split_top_level(section, ',')) {
+    // nvcc also takes operands written side by side without the comma
+    // (`: : "r"(v) "l"(p)`, as a cuda-sample does), which GCC refuses.
+    part = trim(part);
+    while (!part.empty()) {
+      std::size_t end = part.size();
+      if (part.front() == '"') {
+        const std::size_t open = part.find('(', literal_end(part, 0));
+        const std::size_t close = open == std::string_view::npos ? open : closing_bracket(part, open, '(', ')');
+        if (close != std::string_view::npos) end = close + 1;
+      }
+      operands.push_back(read_operand(part.substr(0, end), output));
+      part = trim(part.substr(end));
+    }
+  }
   return operands;
 }
 

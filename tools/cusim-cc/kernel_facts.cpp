@@ -30,6 +30,7 @@
 #include <memory>
 #include <set>
 
+#include "facts_diagnostics.hpp"
 #include "facts_source.hpp"
 #include "ptx/ptx_program.hpp"
 
@@ -264,14 +265,16 @@ class kernel_finder : public RecursiveASTVisitor<kernel_finder> {
 class facts_consumer : public SemaConsumer {
  public:
   // `sema`: where the preprocessor's callbacks find clang's Sema.
-  facts_consumer(const std::vector<std::string>& own_dirs, kernel_facts& out, Sema*& sema)
-      : own_dirs_(own_dirs), out_(out), sema_(sema) {}
+  facts_consumer(const std::vector<std::string>& own_dirs, facts_diagnostics& diagnostics, kernel_facts& out,
+                 Sema*& sema)
+      : own_dirs_(own_dirs), diagnostics_(diagnostics), out_(out), sema_(sema) {}
 
   void InitializeSema(Sema& sema) override { sema_ = &sema; }
   void ForgetSema() override { sema_ = nullptr; }
 
   void HandleTranslationUnit(ASTContext& context) override {
-    if (context.getDiagnostics().hasErrorOccurred()) return;
+    diagnostics_.settle();
+    if (diagnostics_.getNumErrors() > 0) return;
     kernel_finder finder;
     finder.TraverseDecl(context.getTranslationUnitDecl());
     const SourceManager& sources = context.getSourceManager();
@@ -310,6 +313,14 @@ class facts_consumer : public SemaConsumer {
     if (!fresh) return it->second;
     local_facts& local = it->second;
     body_reader(context, own_dirs_, local).read_function(function);
+    // A forgiven error in its body: a call clang's tree is missing.
+    const SourceRange range(sources.getExpansionLoc(function->getBeginLoc()), sources.getExpansionLoc(function->getEndLoc()));
+    for (const SourceLocation error : diagnostics_.forgiven()) {
+      if (!sources.isBeforeInTranslationUnit(error, range.getBegin()) &&
+          !sources.isBeforeInTranslationUnit(range.getEnd(), error)) {
+        local.opaque = true;
+      }
+    }
     // In the order they are declared, as nvcc lays them out.
     std::sort(local.shared.begin(), local.shared.end(), [&](const VarDecl* a, const VarDecl* b) {
       return sources.isBeforeInTranslationUnit(a->getLocation(), b->getLocation());
@@ -352,6 +363,7 @@ class facts_consumer : public SemaConsumer {
   }
 
   const std::vector<std::string>& own_dirs_;
+  facts_diagnostics& diagnostics_;
   kernel_facts& out_;
   Sema*& sema_;
   std::map<const FunctionDecl*, local_facts> local_;
@@ -433,8 +445,9 @@ class noinline_in_user_code : public PPCallbacks {
 
 class facts_action : public ASTFrontendAction {
  public:
-  facts_action(const std::vector<std::string>& own_dirs, bool noinline_macro, kernel_facts& out)
-      : own_dirs_(own_dirs), noinline_macro_(noinline_macro), out_(out) {}
+  facts_action(const std::vector<std::string>& own_dirs, bool noinline_macro, facts_diagnostics& diagnostics,
+               kernel_facts& out)
+      : own_dirs_(own_dirs), noinline_macro_(noinline_macro), diagnostics_(diagnostics), out_(out) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& compiler, llvm::StringRef) override {
     compiler.getPreprocessor().addPPCallbacks(
@@ -443,37 +456,15 @@ class facts_action : public ASTFrontendAction {
       compiler.getPreprocessor().addPPCallbacks(
           std::make_unique<noinline_in_user_code>(compiler.getPreprocessor(), own_dirs_));
     }
-    return std::make_unique<facts_consumer>(own_dirs_, out_, sema_);
+    return std::make_unique<facts_consumer>(own_dirs_, diagnostics_, out_, sema_);
   }
 
  private:
   const std::vector<std::string>& own_dirs_;
   bool noinline_macro_;
+  facts_diagnostics& diagnostics_;
   kernel_facts& out_;
   Sema* sema_ = nullptr;
-};
-
-// Keeps clang's first error for -v; the build itself reports the user's errors.
-class first_error_keeper : public DiagnosticConsumer {
- public:
-  explicit first_error_keeper(std::string& first) : first_(first) {}
-  void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) override {
-    DiagnosticConsumer::HandleDiagnostic(level, info);
-    if (level < DiagnosticsEngine::Error || !first_.empty()) return;
-    llvm::SmallString<128> message;
-    info.FormatDiagnostic(message);
-    if (info.hasSourceManager() && info.getLocation().isValid()) {
-      const PresumedLoc at = info.getSourceManager().getPresumedLoc(info.getLocation());
-      if (at.isValid()) {
-        first_ = fmt::format("{}:{}:{}: {}", at.getFilename(), at.getLine(), at.getColumn(), message.str().str());
-        return;
-      }
-    }
-    first_ = message.str().str();
-  }
-
- private:
-  std::string& first_;
 };
 
 }  // namespace
@@ -531,9 +522,9 @@ kernel_facts parse_for_facts(const std::string& source, const std::vector<std::s
   noteBottomOfStack();
   llvm::IntrusiveRefCntPtr<FileManager> files(
       new FileManager(FileSystemOptions(), llvm::makeIntrusiveRefCnt<fixing_file_system>()));
-  first_error_keeper errors(facts.first_error);
+  facts_diagnostics errors;
   tooling::ToolInvocation invocation(
-      command, std::make_unique<facts_action>(own_header_dirs, noinline_macro, facts), files.get());
+      command, std::make_unique<facts_action>(own_header_dirs, noinline_macro, errors, facts), files.get());
   invocation.setDiagnosticConsumer(&errors);
   // A crash in clang costs the facts, not the build.
   llvm::CrashRecoveryContext::Enable();
@@ -544,9 +535,11 @@ kernel_facts parse_for_facts(const std::string& source, const std::vector<std::s
     facts.first_error = "clang crashed";
     return facts;
   }
+  errors.settle();
   if (!ran || errors.getNumErrors() > 0) {
     facts.parsed = false;
     facts.kernels.clear();
+    facts.first_error = errors.first_error();
   }
   return facts;
 }

@@ -130,6 +130,58 @@ __global__ void virtual_call(const shape* s, int* a) { a[0] = s->area(); }
   }
 }
 
+TEST_CASE("cusim-cc kernel facts: a kernel template launched from device code (clang 14 has no such launches)",
+          "[tools][kernel_facts][quick]") {
+  if (!cusim::cc::kernel_facts_available()) return;  // cusim-cc built without clang's libraries
+  // clang refuses the launch ("call to __global__ function from __global__
+  // function"); nvcc takes it. The file keeps its facts; the function that
+  // holds the launch counts as doing everything, and so does its caller.
+  const kernel_facts facts = facts_of(R"(
+template <int N> __global__ void child(int* out) { out[0] = N; }
+template <int N> __device__ void spawn(int* out) { child<N><<<1, N>>>(out); }
+template <int N> __global__ void parent(int* out) { spawn<N>(out); }
+__global__ void plain(int* out) { out[0] = 1; }
+void host(int* out) { parent<4><<<1, 1>>>(out); plain<<<1, 1>>>(out); }
+)");
+  REQUIRE(facts.parsed);
+  const kernel_fact& parent = kernel(facts, "parent<4>");
+  CHECK((parent.opaque_calls && parent.launches && parent.waits));
+  const kernel_fact& plain = kernel(facts, "plain");
+  CHECK_FALSE((plain.opaque_calls || plain.launches || plain.waits));
+  // Any other error still costs the file its facts.
+  const kernel_facts broken = facts_of(R"(
+template <int N> __global__ void child(int* out) { out[0] = N; }
+template <int N> __global__ void parent(int* out) { child<N><<<1, N>>>(out); }
+__global__ void k(int* a) { a[0] = undeclared; }
+void host(int* out) { parent<4><<<1, 1>>>(out); }
+)");
+  CHECK_FALSE(broken.parsed);
+  CHECK(broken.first_error.find("undeclared") != std::string::npos);
+}
+
+TEST_CASE("cusim-cc kernel facts: files that use Thrust and __half arrays in shared memory",
+          "[tools][kernel_facts][quick]") {
+  if (!cusim::cc::kernel_facts_available()) return;  // cusim-cc built without clang's libraries
+  const kernel_facts facts = facts_of(R"(
+#include <cuda_fp16.h>
+#include <thrust/device_vector.h>
+#include <thrust/sort.h>
+__global__ void halves(half2* out) {
+  __shared__ half2 cache[64];
+  cache[threadIdx.x] = out[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = cache[63 - threadIdx.x];
+}
+void host() {
+  thrust::device_vector<int> v(4);
+  thrust::sort(v.begin(), v.end());
+}
+)");
+  INFO(facts.first_error);
+  REQUIRE(facts.parsed);
+  CHECK(kernel(facts, "halves").static_shared_bytes == 64 * 4);  // 64 half2
+}
+
 TEST_CASE("cusim-cc kernel facts: static shared memory per kernel and per instantiation, as nvcc lays it out",
           "[tools][kernel_facts][quick]") {
   if (!cusim::cc::kernel_facts_available()) return;  // cusim-cc built without clang's libraries
@@ -196,6 +248,12 @@ TEST_CASE("cusim-cc kernel facts: alignas after __shared__, as nvcc takes it", "
         "x = 1; alignas(16) extern __shared__  char s[]; __shared__ int n;");
   CHECK(cusim::cc::facts_source_fixes("__shared__ int n; __shared__ __align__(8) int m;").empty());
   CHECK(cusim::cc::facts_source_fixes("__shared__ alignas(16\n) int split;").empty());  // lines stay put
+  // Asm operands side by side get their comma; GCC's noinline attribute its other spelling.
+  CHECK(cusim::cc::facts_source_fixes(R"(asm volatile("st.u8 [%1], %0;" ::"r"(v) "l"(p) : "memory");)") ==
+        R"(asm volatile("st.u8 [%1], %0;" ::"r"(v),"l"(p) : "memory");)");
+  CHECK(cusim::cc::facts_source_fixes(R"(asm("add.u32 %0, %1, %2;" : "=r"(a) : "r"(f(1, 2)), "r"(c));)").empty());
+  CHECK(cusim::cc::facts_source_fixes("__attribute__((__noinline__)) int f(); __noinline__ int g();") ==
+        "__attribute__((noinline    )) int f(); __noinline__ int g();");
   if (!cusim::cc::kernel_facts_available()) return;  // cusim-cc built without clang's libraries
   const kernel_facts facts = facts_of(R"(
 __global__ void aligned(float* out) {

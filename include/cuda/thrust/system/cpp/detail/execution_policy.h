@@ -66,14 +66,17 @@ using thrust::system::cpp::tag;
 namespace detail {
 // Every dispatch of an algorithm casts its policy with derived_cast: for
 // the device system's policies, the cast waits first (par.h uses it too).
+// __host__ __device__ as Thrust's template is: clang's CUDA parser (the
+// kernel facts) matches a specialization only to one of the same target.
 #define CUSIM_THRUST_WAITING_DERIVED_CAST(policy)                                                 \
   template <>                                                                                    \
-  inline policy& derived_cast<policy>(execution_policy_base<policy> & x) {                       \
+  inline __host__ __device__ policy& derived_cast<policy>(execution_policy_base<policy> & x) {   \
     ::cusim::detail::wait_for_device_work();                                                     \
     return static_cast<policy&>(x);                                                              \
   }                                                                                              \
   template <>                                                                                    \
-  inline const policy& derived_cast<policy>(const execution_policy_base<policy>& x) {            \
+  inline __host__ __device__ const policy& derived_cast<policy>(                                 \
+      const execution_policy_base<policy>& x) {                                                  \
     ::cusim::detail::wait_for_device_work();                                                     \
     return static_cast<const policy&>(x);                                                        \
   }

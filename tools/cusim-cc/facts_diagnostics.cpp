@@ -1,0 +1,71 @@
+// The clang front end's view of clang's errors (facts_diagnostics.hpp).
+#include "facts_diagnostics.hpp"
+
+#include <clang/Basic/DiagnosticSema.h>
+#include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/SmallString.h>
+
+#include <fmt/format.h>
+
+namespace cusim::cc {
+
+using namespace clang;
+
+namespace {
+
+// Errors about execution spaces alone: where host code and device code may
+// not reach each other. cusim runs both on the host, and nvcc is laxer than
+// clang 14 about them (in templates, and for the libraries' code that
+// clang parses as __host__ __device__).
+bool execution_space_error(unsigned id) {
+  switch (id) {
+    case diag::err_ref_bad_target:
+    case diag::err_ref_bad_target_global_initializer:
+    case diag::err_capture_bad_target:
+    case diag::err_cuda_device_exceptions:
+    case diag::err_cuda_ovl_target:
+    case diag::err_cuda_vla:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void facts_diagnostics::HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) {
+  DiagnosticConsumer::HandleDiagnostic(level, info);
+  if (level == DiagnosticsEngine::Note) {
+    if (pending_.open && info.getID() == diag::note_ovl_candidate_bad_target) pending_.forgivable = true;
+    return;
+  }
+  if (level < DiagnosticsEngine::Error) return;
+  settle();
+  pending_.open = true;
+  // An overload error is forgiven when a candidate failed for its
+  // execution space (a note below says so).
+  pending_.forgivable = execution_space_error(info.getID());
+  llvm::SmallString<128> message;
+  info.FormatDiagnostic(message);
+  pending_.message = message.str().str();
+  pending_.location = {};
+  if (info.hasSourceManager() && info.getLocation().isValid()) {
+    const SourceManager& sources = info.getSourceManager();
+    pending_.location = sources.getExpansionLoc(info.getLocation());
+    const PresumedLoc at = sources.getPresumedLoc(info.getLocation());
+    if (at.isValid()) pending_.message = fmt::format("{}:{}:{}: {}", at.getFilename(), at.getLine(), at.getColumn(), pending_.message);
+  }
+}
+
+void facts_diagnostics::settle() {
+  if (!pending_.open) return;
+  pending_.open = false;
+  if (pending_.forgivable && pending_.location.isValid()) {
+    forgiven_.push_back(pending_.location);
+    --NumErrors;
+    return;
+  }
+  if (first_error_.empty()) first_error_ = std::move(pending_.message);
+}
+
+}  // namespace cusim::cc
