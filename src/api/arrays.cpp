@@ -6,7 +6,7 @@
 #include <mutex>
 #include <set>
 
-#include "api/errors.hpp"
+#include "runtime/errors.hpp"
 #include "support/diagnostics.hpp"
 
 using namespace cusim::detail;

@@ -12,10 +12,10 @@
 
 #include "api/device_queue.hpp"
 #include "api/device_runtime.hpp"
-#include "api/errors.hpp"
-#include "api/kernels.hpp"
-#include "api/limits.hpp"
 #include "memory/allocations.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/kernels.hpp"
+#include "runtime/limits.hpp"
 #include "support/diagnostics.hpp"
 #include "trace/trace.hpp"
 

@@ -14,23 +14,12 @@
 
 #include <fmt/format.h>
 
-#include "api/errors.hpp"
-#include "api/limits.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/limits.hpp"
 #include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
 
 namespace cusim::detail {
-
-namespace {
-std::atomic<bool> legacy_model{false};
-}
-
-bool request_legacy_dynamic_parallelism() {
-  legacy_model.store(true);
-  return true;
-}
-
-bool legacy_dynamic_parallelism() { return legacy_model.load(); }
 
 cudaError_t synchronize_from_device() {
   if (!legacy_dynamic_parallelism()) {

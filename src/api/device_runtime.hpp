@@ -8,8 +8,6 @@
 
 namespace cusim::detail {
 
-// Whether the program runs in the legacy model (CUDA_FORCE_CDP1_IF_SUPPORTED).
-bool legacy_dynamic_parallelism();
 // cudaDeviceSynchronize() called by a CUDA thread.
 cudaError_t synchronize_from_device();
 // A device-side launch must not hand its child a pointer into the parent's

@@ -10,9 +10,9 @@
 #include <cuda_runtime_api.h>
 #include <cusim/profile.hpp>
 
-#include "api/errors.hpp"
-#include "api/kernels.hpp"
 #include "api/occupancy.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/kernels.hpp"
 #include "support/symbols.hpp"
 #include <cusim/detail/kernel_call.hpp>
 

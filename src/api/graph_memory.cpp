@@ -14,8 +14,8 @@
 
 #include <cusim/profile.hpp>
 
-#include "api/errors.hpp"
 #include "memory/allocations.hpp"
+#include "runtime/errors.hpp"
 #include "support/diagnostics.hpp"
 
 namespace cusim::detail {

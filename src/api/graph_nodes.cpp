@@ -10,8 +10,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "api/errors.hpp"
 #include "api/graph_types.hpp"
+#include "runtime/errors.hpp"
 #include "support/diagnostics.hpp"
 
 namespace cusim::detail {

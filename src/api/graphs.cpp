@@ -21,11 +21,11 @@
 #include <cusim/detail/kernel_call.hpp>
 #include <cusim/profile.hpp>
 
-#include "api/errors.hpp"
 #include "api/graph_memory.hpp"
 #include "api/graph_types.hpp"
 #include "api/memory.hpp"
 #include "api/streams.hpp"
+#include "runtime/errors.hpp"
 #include "support/diagnostics.hpp"
 
 namespace cusim::detail {

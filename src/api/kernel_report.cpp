@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 
 #include "api/kernel_summary.hpp"
-#include "api/kernels.hpp"
 #include "api/occupancy.hpp"
 #include "platform/console.hpp"
+#include "runtime/kernels.hpp"
 #include "sched/grid.hpp"
 #include "sched/schedule.hpp"
 #include "support/diagnostics.hpp"
@@ -183,6 +183,16 @@ void report_kernel(const grid_job& grid, bool from_host, std::chrono::steady_clo
   if (format == report_format::json) write_json(grid, f, outcome);
   else write_text(grid, f, outcome);
 }
+
+namespace {
+// The worker tells of each grid launched from device code as it completes.
+const bool device_grids_reported = [] {
+  device_grid_completed = [](const grid_job& grid) {
+    if (kernel_report_on()) report_device_grid(grid);
+  };
+  return true;
+}();
+}  // namespace
 
 void report_device_grid(const grid_job& grid) {
   if (launch_tree* tree = grid.tree) {

@@ -18,12 +18,12 @@
 
 #include "api/device_queue.hpp"
 #include "api/device_runtime.hpp"
-#include "api/errors.hpp"
 #include "api/kernel_report.hpp"
-#include "api/kernels.hpp"
-#include "api/limits.hpp"
 #include "api/occupancy.hpp"
 #include "api/streams.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/kernels.hpp"
+#include "runtime/limits.hpp"
 #include "sched/block.hpp"
 #include "sched/pool.hpp"
 #include "sched/race_check.hpp"
@@ -266,7 +266,7 @@ cudaError_t record_device_launch(const launch_shape& requested, kernel_invocatio
   if (!reserve_pending_launch(*parent.tree)) return set_error(cudaErrorLaunchPendingCountExceeded);
   child_launch child{shape, std::move(invocation), &kernel, shared_limit, depth, race_token};
   ++current_thread->activity->device_launches;
-  if (trace::enabled) child.trace_flow = trace::device_launch(block);
+  if (trace::enabled) child.trace_flow = trace::device_launch(block.trace_identity());
   if (tail) {
     parent.add_tail_launch(std::move(child));
   } else {

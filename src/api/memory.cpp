@@ -10,11 +10,11 @@
 #include <cusim/profile.hpp>
 
 #include "api/device_queue.hpp"
-#include "api/errors.hpp"
 #include "api/graph_memory.hpp"
 #include "api/memory.hpp"
 #include "api/streams.hpp"
 #include "memory/allocations.hpp"
+#include "runtime/errors.hpp"
 #include "sched/worker.hpp"
 #include "support/address_check.hpp"
 #include "support/diagnostics.hpp"

@@ -8,11 +8,11 @@
 #include <cusim/profile.hpp>
 
 #include "api/arrays.hpp"
-#include "api/errors.hpp"
 #include "api/memory.hpp"
 #include "api/memory_2d.hpp"
 #include "api/streams.hpp"
 #include "memory/allocations.hpp"
+#include "runtime/errors.hpp"
 #include "support/diagnostics.hpp"
 
 using namespace cusim::detail;

@@ -17,11 +17,11 @@
 #include <cuda_runtime_api.h>
 #include <cusim/profile.hpp>
 
-#include "api/errors.hpp"
 #include "api/graph_memory.hpp"
 #include "api/graphs.hpp"
 #include "api/streams.hpp"
 #include "memory/allocations.hpp"
+#include "runtime/errors.hpp"
 #include "support/diagnostics.hpp"
 
 struct CUmemPoolHandle_st {

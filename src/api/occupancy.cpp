@@ -10,8 +10,8 @@
 #include <cusim/profile.hpp>
 #include <cusim/runtime.hpp>
 
-#include "api/errors.hpp"
-#include "api/kernels.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/kernels.hpp"
 #include "support/diagnostics.hpp"
 #include "support/env.hpp"
 

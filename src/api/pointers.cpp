@@ -10,9 +10,9 @@
 #include <cusim/detail/device_heap.hpp>
 #include <cusim/profile.hpp>
 
-#include "api/errors.hpp"
 #include "api/streams.hpp"
 #include "memory/allocations.hpp"
+#include "runtime/errors.hpp"
 
 using namespace cusim::detail;
 

@@ -31,9 +31,9 @@
 
 #include "api/device_queue.hpp"
 #include "api/device_runtime.hpp"
-#include "api/memory.hpp"
-#include "api/errors.hpp"
 #include "api/graphs.hpp"
+#include "api/memory.hpp"
+#include "runtime/errors.hpp"
 #include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
 #include "trace/trace.hpp"

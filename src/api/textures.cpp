@@ -17,7 +17,7 @@
 
 #include "api/arrays.hpp"
 #include "api/device_queue.hpp"
-#include "api/errors.hpp"
+#include "runtime/errors.hpp"
 #include "sched/device_failure.hpp"
 #include "support/diagnostics.hpp"
 

@@ -1,11 +1,12 @@
 // A point of execution that can be suspended and resumed: a fiber's, or the
-// OS thread's own. Wraps Boost.Context's fcontext (the raw switch, no
-// allocation) and announces every switch to ASan and TSan.
+// OS thread's own. The raw switch (no allocation) is one of two back ends,
+// a file each, which CMake picks: context_own_switch.cpp (x86-64 Linux:
+// stack_switch.hpp says why) and context_boost.cpp (Boost.Context's
+// fcontext, everywhere else and with -DCUSIM_PLATFORM=generic).
+// context.cpp holds the rest, and announces every switch to ASan and TSan
+// (sanitizer_fibers.hpp).
 #pragma once
-#include <boost/context/detail/fcontext.hpp>
 #include <cstddef>
-
-#include "fiber/stack_switch.hpp"
 
 namespace cusim::detail {
 
@@ -35,15 +36,16 @@ class execution_context {
   bool in_race_identity() const { return thread_tsan_fiber_ != nullptr && tsan_fiber_ == thread_tsan_fiber_; }
 
  private:
+  // The back end's (its file defines it): a fresh context's first code
+  // (which calls arrived, then run_entry), and what a switch passes.
+  friend struct context_backend;
   struct handoff;
-  // A fresh context's first code: records the arrival, then runs entry_.
-#ifdef CUSIM_OWN_STACK_SWITCH
-  static void start(void* self);
-  void* suspended_ = nullptr;  // the stack pointer where it stopped
-#else
-  static void trampoline(boost::context::detail::transfer_t transfer);
-  boost::context::detail::fcontext_t suspended_ = nullptr;
-#endif
+  // The back end: makes suspended_ start the context on the stack below
+  // `stack_top`; and the switch itself, which returns on the resumed side
+  // after calling arrived().
+  void prepare_switch(void* stack_top, std::size_t stack_size);
+  void raw_switch_to(execution_context& to);
+  void* suspended_ = nullptr;  // where it stopped: a stack pointer, or Boost's fcontext_t (a pointer too)
   // After a switch, on the resumed side: `from` is the context that left.
   void arrived(execution_context* from);
   [[noreturn]] void run_entry();

@@ -209,7 +209,7 @@ bool block_state::barrier_arrive(fiber& self, int predicate, fiber_queue& woken)
 void block_state::release_barrier(fiber_queue& woken) {
   released_outcome_ = barrier_outcome{barrier_true_, barrier_arrived_};
   ++activity_.barriers;
-  if (trace::enabled) trace::barrier(*this, barrier_started_, trace::now(), barrier_file, barrier_line);
+  if (trace::enabled) trace::barrier(trace_identity(), barrier_started_, trace::now(), barrier_file, barrier_line);
   barrier_race_token = race::fresh_token();  // the next barrier's
   barrier_file = nullptr;
   barrier_arrived_ = 0;

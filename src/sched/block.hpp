@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "fiber/fiber.hpp"
+#include "sched/fiber.hpp"
 #include "sched/grid.hpp"
 #include "sched/warp.hpp"
 
@@ -32,6 +32,7 @@ class block_state {
   std::uint64_t serial() const { return serial_; }
   uint3 block_idx() const { return block_idx_; }
   std::uint64_t linear_index() const { return linear_; }
+  trace::block_identity trace_identity() const { return {grid_->serial(), linear_}; }
   unsigned int thread_count() const { return thread_count_; }
   unsigned int exited_threads() const { return exited_; }
   unsigned int barrier_arrivals() const { return barrier_arrived_; }  // waiting at __syncthreads now

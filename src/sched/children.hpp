@@ -13,7 +13,7 @@
 #include <deque>
 #include <memory>
 
-#include "fiber/fiber.hpp"
+#include "sched/fiber.hpp"
 #include "sched/grid.hpp"
 
 namespace cusim::detail {

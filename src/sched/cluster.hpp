@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "fiber/fiber.hpp"
+#include "sched/fiber.hpp"
 
 namespace cusim::detail {
 

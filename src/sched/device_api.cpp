@@ -12,14 +12,14 @@
 
 #include <cusim/profile.hpp>
 
-#include "api/errors.hpp"
-#include "api/kernels.hpp"
-#include "fiber/fiber.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/kernels.hpp"
 #include "sched/block.hpp"
 #include "sched/device_failure.hpp"
-#include "sched/worker.hpp"
+#include "sched/fiber.hpp"
 #include "sched/race_check.hpp"
 #include "sched/schedule.hpp"
+#include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
 
 namespace cusim::detail {

@@ -87,4 +87,6 @@ bool grid_job::first_report_at(const char* file, unsigned int line, int kind) {
   return reported_sites_.emplace(file, line, kind).second;
 }
 
+void (*device_grid_completed)(const grid_job& grid) = nullptr;
+
 }  // namespace cusim::detail

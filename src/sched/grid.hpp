@@ -15,6 +15,7 @@
 #include <cusim/detail/kernel_call.hpp>
 
 #include "sched/schedule.hpp"
+#include "trace/trace.hpp"
 
 namespace cusim::detail {
 
@@ -122,8 +123,13 @@ class grid_job {
     tree = launcher.tree;
   }
   launch_tree* tree = nullptr;
-  // The timeline trace: the arrow from the device-side launch that made it (0: none).
+  // The timeline trace: the arrow from the device-side launch that made it
+  // (0: none), whether the trace has been told of the grid, and what it is told.
   std::uint64_t trace_flow = 0;
+  std::atomic<bool> trace_noted{false};
+  trace::grid_identity trace_identity() const {
+    return {serial(), kernel_name(), shape().grid, shape().block, trace_flow};
+  }
   // The worker-local record of a nested grid (sched/children.hpp); null for a
   // grid the host launched.
   struct launch_sequence* sequence = nullptr;
@@ -171,5 +177,10 @@ class grid_job {
   alignas(64) std::atomic<std::uint64_t> next_block_{0};
   alignas(64) std::atomic<std::uint64_t> finished_blocks_{0};  // the progress line reads it while the grid runs
 };
+
+// Called by the worker when a grid launched from device code completes:
+// the kernel report's (api/kernel_report.cpp, a layer above, sets it at
+// start-up; null, nothing is told).
+extern void (*device_grid_completed)(const grid_job& grid);
 
 }  // namespace cusim::detail

@@ -30,8 +30,8 @@
 #include <cusim/detail/builtins.hpp>
 #include <cusim/detail/progress.hpp>
 
-#include "fiber/fiber.hpp"
 #include "sched/block.hpp"
+#include "sched/fiber.hpp"
 #include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
 #include "support/env.hpp"

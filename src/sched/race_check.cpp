@@ -20,11 +20,11 @@ extern "C" int __tsan_get_report_mop(void* report, unsigned long index, int* tid
 
 #include "fiber/context.hpp"
 #include "sched/address_description.hpp"
+#include "sched/block.hpp"
+#include "sched/fiber.hpp"
+#include "sched/grid.hpp"
 #include "sched/schedule.hpp"
 #include "support/diagnostics.hpp"
-#include "fiber/fiber.hpp"
-#include "sched/block.hpp"
-#include "sched/grid.hpp"
 
 namespace cusim::detail::race {
 

@@ -9,7 +9,7 @@
 
 #include <driver_types.h>
 
-#include "api/limits.hpp"
+#include "runtime/limits.hpp"
 #include "support/env.hpp"
 
 namespace cusim {

@@ -1,14 +1,15 @@
 #include "sched/warp.hpp"
 
-#include "sched/race_check.hpp"
-#include "trace/trace.hpp"
-
 #include <algorithm>
 #include <bit>
 #include <cstring>
+
 #include <fmt/format.h>
 
-#include "fiber/fiber.hpp"
+#include "sched/block.hpp"
+#include "sched/fiber.hpp"
+#include "sched/race_check.hpp"
+#include "trace/trace.hpp"
 
 namespace cusim::detail {
 
@@ -193,7 +194,7 @@ void warp_state::complete(std::size_t index, fiber_queue& woken) {
   unread_ |= unread;
   if (g.op != warp_op::active_mask) {
     ++completed_;
-    if (trace::enabled) trace::collective(*block_, index_, warp_op_name(g.op), g.started, trace::now(), g.file, g.line);
+    if (trace::enabled) trace::collective(block_->trace_identity(), index_, warp_op_name(g.op), g.started, trace::now(), g.file, g.line);
   }
   for (unsigned int lane = 0; lane < lanes_per_warp; ++lane) {
     if ((g.arrived & bit(lane)) == 0) continue;

@@ -2,18 +2,16 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstring>
 #include <exception>
 #include <string>
 
 #include <cuda_runtime_api.h>
 #include <cusim/profile.hpp>
 
-#include "api/kernels.hpp"
+#include "runtime/kernels.hpp"
 #include "sched/race_check.hpp"
-#include "trace/trace.hpp"
 #include "support/diagnostics.hpp"
-#include "support/env.hpp"
+#include "trace/trace.hpp"
 
 namespace cusim::detail {
 
@@ -30,19 +28,7 @@ namespace cusim::detail {
 
 namespace {
 CUSIM_THREAD_LOCAL worker* this_worker = nullptr;
-
-// CUSIM_CHECKS=fatal: a synchronisation check that fires stops the grid (for CI).
-bool checks_are_fatal() {
-  static const bool fatal = [] {
-    const auto value = env_string("CUSIM_CHECKS");
-    if (value && *value != "fatal" && *value != "warn") {
-      report("CUSIM_CHECKS='{}' is not one of warn (the default) or fatal; using warn", *value);
-    }
-    return value && *value == "fatal";
-  }();
-  return fatal;
-}
-}
+}  // namespace
 
 worker* worker::current() { return this_worker; }
 
@@ -214,7 +200,10 @@ void worker::leave_resident(block_state& block) {
   spare_blocks_.push_back(&block);
   grid_job& grid = block.grid();
   grid.add_activity(block.activity());
-  if (trace::enabled) trace::block(grid, block.linear_index(), block.trace_started, trace::now());
+  if (trace::enabled) {
+    if (!grid.trace_noted.exchange(true, std::memory_order_relaxed)) trace::note_grid(grid.trace_identity());
+    trace::block(block.trace_identity(), block.trace_started, trace::now());
+  }
   if (block_finished_observer != nullptr) block_finished_observer(block);
   --resident_count(grid);
   if (launch_sequence* sequence = grid.sequence) {
@@ -245,41 +234,6 @@ void worker::reclaim_aborted_blocks() {
   primary_resident_ = 0;
 }
 
-void worker::grid_barrier(const char* file, unsigned int line) {
-  fiber& self = *running_;
-  record_loop_progress(self);
-  block_state& block = *self.thread.block;
-  if (block.grid().aborted()) abandon_thread();
-  if (!block.grid().shape().cooperative) {
-    const thread_context& t = self.thread;
-    const uint3 index = thread_index_of(t);
-    if (block.grid().first_report_at(file, line)) report("kernel {}: block ({},{},{}), thread ({},{},{}): grid.sync() at {}:{} in a grid that was not launched "
-           "cooperatively (cudaLaunchCooperativeKernel, or cudaLaunchKernelEx with cudaLaunchAttributeCooperative): "
-           "its blocks need not be resident together, and on a GPU the call is undefined. The grid stops "
-           "(cudaErrorLaunchFailure).",
-           block.grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, index.x, index.y,
-           index.z, file, line);
-    block.grid().abort(cudaErrorLaunchFailure);
-    abandon_thread();
-  }
-  self.race_token = grid_barrier_.race_token;
-  {
-    race::runtime_scope bookkeeping;
-    ++grid_barrier_.arrived;
-    grid_barrier_.waiters.push_back(&self);
-    release_grid_barrier_if_complete();
-    if (block.needs_starter()) start_fiber_for(block, /*run_next=*/true);
-  }
-  wait_at_token(self);
-  if (block.grid().aborted()) abandon_thread();
-}
-
-template <class... Args>
-void worker::fail_in_kernel(fmt::format_string<Args...> format, Args&&... args) {
-  fail_grid(fmt::format(format, std::forward<Args>(args)...));
-  abandon_thread();
-}
-
 void worker::fail_grid(const std::string& problem, cudaError_t error) {
   const thread_context& t = running_->thread;
   const uint3 index = thread_index_of(t);
@@ -299,129 +253,12 @@ bool worker::in_local_memory(const void* p) const {
   return std::any_of(fibers_.begin(), fibers_.end(), [&](const auto& f) { return f->stack_holds(p); });
 }
 
-cluster_state& worker::cluster_of(block_state& block) {
-  if (block.cluster == nullptr) {
-    // A grid launched without clusters: on sm_90 each block is a cluster of one.
-    auto& state = *clusters_.emplace_back(std::make_unique<cluster_state>());
-    state.start({&block}, block.thread_count());
-    fiber_queue none;
-    state.threads_exited(block.exited_threads(), none);
-    block.cluster = &state;
-  }
-  return *block.cluster;
-}
-
-std::uint64_t worker::cluster_arrive() {
-  fiber& self = *running_;
-  record_loop_progress(self);
-  block_state& block = *self.thread.block;
-  if (block.grid().aborted()) abandon_thread();
-  cluster_state* cluster = nullptr;
-  {
-    race::runtime_scope bookkeeping;
-    cluster = &cluster_of(block);
-  }
-  // Race checking: the phase's token (two alternate: a thread arrives at the
-  // next phase only after it waited for this one).
-  race::release(reinterpret_cast<const char*>(cluster) + (cluster->phase() & 1));
-  race::runtime_scope bookkeeping;
-  fiber_queue woken;
-  self.cluster_phase = cluster->arrive(woken);
-  ready_.append(woken);
-  return self.cluster_phase;
-}
-
-void worker::cluster_wait(std::uint64_t phase) {
-  fiber& self = *running_;
-  record_loop_progress(self);
-  block_state& block = *self.thread.block;
-  const void* token = nullptr;
-  {
-    race::runtime_scope bookkeeping;
-    cluster_state& cluster = cluster_of(block);
-    token = reinterpret_cast<const char*>(&cluster) + (phase & 1);
-    if (!cluster.passed(phase)) {
-      cluster.park(self, phase);
-      if (block.needs_starter()) start_fiber_for(block, /*run_next=*/true);
-      switch_away(self);
-    }
-  }
-  if (block.grid().aborted()) abandon_thread();
-  race::acquire(token);
-}
-
-void* worker::cluster_map_shared(void* address, unsigned int rank, const char* file, unsigned int line) {
-  block_state& block = *running_->thread.block;
-  cluster_state& cluster = cluster_of(block);
-  if (!block.owns_shared(address)) {
-    fail_in_kernel("map_shared_rank at {}:{} was given {}, which is not in this block's shared memory.", file, line,
-                   address);
-  }
-  if (rank >= cluster.size()) {
-    fail_in_kernel("map_shared_rank at {}:{} asks for block rank {} of a cluster of {} blocks.", file, line, rank,
-                   cluster.size());
-  }
-  block_state& peer = cluster.block(rank);
-  if (peer.finished) {
-    const uint3 b = peer.block_idx();
-    fail_in_kernel("map_shared_rank at {}:{} maps the shared memory of block ({},{},{}) (cluster rank {}), which has "
-                   "already exited: its shared memory is gone. A cluster.sync() before any block exits keeps every "
-                   "block's shared memory alive while others use it.",
-                   file, line, b.x, b.y, b.z, rank);
-  }
-  void* mapped = block.same_place_in(peer, address);
-  if (mapped == nullptr) {
-    fail_in_kernel("map_shared_rank at {}:{}: {} lies in no __shared__ variable of this block.", file, line, address);
-  }
-  return mapped;
-}
-
-unsigned int worker::cluster_query_rank(const void* address) {
-  cluster_state& cluster = cluster_of(*running_->thread.block);
-  for (unsigned int rank = 0; rank < cluster.size(); ++rank) {
-    if (cluster.block(rank).owns_shared(address)) return rank;
-  }
-  return 0;
-}
-
-void worker::partial_barrier(unsigned int first, unsigned int count) {
-  fiber& self = *running_;
-  record_loop_progress(self);
-  block_state& block = *self.thread.block;
-  if (block.grid().aborted()) abandon_thread();
-  {
-    race::runtime_scope bookkeeping;
-    fiber_queue woken;
-    // Complete or not, the arrival is queued as a waiter: the threads leave in arrival order.
-    block.partial_barrier_arrive(self, first, count, woken);
-    ready_.append(woken);
-    if (block.needs_starter()) start_fiber_for(block, /*run_next=*/true);
-  }
-  wait_at_token(self);
-  if (block.grid().aborted()) abandon_thread();
-}
-
 void worker::wait_until_woken(fiber& self, block_state& block) {
   // The threads it may wait for may not have started: a loop fiber runs
   // threads one after another, so give the rest of the block a fiber.
   if (block.needs_starter()) start_fiber_for(block, /*run_next=*/true);
   switch_away(self);
   if (block.grid().aborted()) abandon_thread();
-}
-
-void worker::grid_threads_exited(unsigned int count) {
-  grid_barrier_.exited += count;
-  release_grid_barrier_if_complete();
-}
-
-// Every thread of the grid that has not exited has arrived: all go on, in
-// the order they arrived.
-void worker::release_grid_barrier_if_complete() {
-  const std::uint64_t total = grid_->block_count() * grid_->threads_per_block();
-  if (grid_barrier_.arrived == 0 || grid_barrier_.arrived + grid_barrier_.exited < total) return;
-  grid_barrier_.arrived = 0;
-  grid_barrier_.race_token = race::fresh_token();
-  ready_.append(grid_barrier_.waiters);
 }
 
 void worker::report_hang() {
@@ -693,165 +530,6 @@ bool worker::threads_ended(block_state& block, unsigned int first, unsigned int 
   return false;
 }
 
-barrier_outcome worker::barrier(int predicate, const char* file, unsigned int line) {
-  fiber& self = *running_;
-  record_loop_progress(self);
-  block_state& block = *self.thread.block;
-  if (block.grid().aborted()) abandon_thread();
-  self.race_token = block.barrier_race_token;
-  {
-    race::runtime_scope bookkeeping;
-    // The usual arrival (the barrier's first site again, no thread gone) is
-    // two compares; the checks themselves only otherwise.
-    if (file != block.barrier_file || line != block.barrier_line || block.exited_threads() != 0) {
-      check_barrier_arrival(block, file, line);
-    }
-    fiber_queue woken;
-    if (block.barrier_arrive(self, predicate, woken)) {
-      // The last to arrive lets the others go first, so that threads leave a
-      // barrier in the order they reached it.
-      ready_.append(woken);
-      ready_.push_back(&self);
-    } else {
-      ready_.append(woken);  // lanes of its warp whose __activemask waited for it to park
-      if (block.needs_starter()) {
-        // This fiber now waits with its thread; another carries on with the
-        // threads not yet started (the loop-fiber scheme).
-        start_fiber_for(block, /*run_next=*/true);
-      }
-    }
-  }
-  wait_at_token(self);
-  return block.released_outcome();
-}
-
-warp_result worker::warp_collective(const warp_call& call) {
-  fiber& self = *running_;
-  record_loop_progress(self);
-  block_state& block = *self.thread.block;
-  if (block.grid().aborted()) abandon_thread();
-  {
-    race::runtime_scope bookkeeping;
-    // The checks and the arrival keep their strings in functions of their
-    // own: abandon_thread() drops this frame without unwinding it.
-    if (!warp_call_is_valid(call)) abandon_thread();
-    fiber_queue woken;
-    const auto arrival = arrive_at_warp_collective(call, woken);
-    if (arrival == warp_state::arrival::mismatch) abandon_thread();
-    if (block.warp_of(self.thread.linear_tid).has_unread()) report_unread_lanes(block, self.thread.linear_tid);
-    if (arrival == warp_state::arrival::completed) wake_warp(woken); else ready_.append(woken);
-    if (arrival == warp_state::arrival::waiting && block.needs_starter()) start_fiber_for(block, true);
-  }
-  wait_at_token(self);
-  return self.warp_outcome;
-}
-
-// The lanes of a completed collective run next, back to back, so that a
-// warp goes from collective to collective while its 32 stacks are in the
-// cache (taking turns with the block's other warps at every collective
-// costs a cache miss per lane). Every 64th time in a row they queue behind
-// the rest instead: a warp that spins on a flag another warp sets (with
-// collectives but no atomic) still lets that warp run.
-void worker::wake_warp(fiber_queue& lanes) {
-  constexpr unsigned int turns_before_yielding = 64;
-  if (scheduled_ || ++warp_turns_ == turns_before_yielding) {
-    warp_turns_ = 0;
-    ready_.append(lanes);
-  } else {
-    ready_.prepend(lanes);
-  }
-}
-
-void worker::check_barrier_arrival(block_state& block, const char* file, unsigned int line) {
-  if (file == nullptr) return;
-  const thread_context& t = running_->thread;
-  grid_job& grid = block.grid();
-  if (block.barrier_file == nullptr) {
-    block.barrier_file = file;
-    block.barrier_line = line;
-    block.barrier_first_thread = thread_index_of(t);
-  } else if (block.barrier_line != line ||
-             (block.barrier_file != file && std::strcmp(block.barrier_file, file) != 0)) {
-    // (The test above costs every arrival at the same site two compares; a
-    // string compare only for two copies of one file's name.)
-    const uint3 b = t.block_idx, first = block.barrier_first_thread;
-    const uint3 index = thread_index_of(t);
-    if (grid.first_report_at(file, line, /*kind: two sites*/ 1)) check_failed(grid, fmt::format(
-        "kernel {}: block ({},{},{}): thread ({},{},{}) reaches __syncthreads at {}:{} while thread ({},{},{}) waits "
-        "at the one at {}:{}. From sm_70 on a GPU counts them as one barrier and goes on (so does cusim); older "
-        "GPUs hang, and code that expects each barrier to order its own part of the kernel is wrong.",
-        grid.kernel_name(), b.x, b.y, b.z, index.x, index.y, index.z, file, line, first.x,
-        first.y, first.z, block.barrier_file, block.barrier_line));
-  }
-  if (block.exited_threads() > 0 && grid.first_report_at(file, line, /*kind: threads gone*/ 2)) {
-    const uint3 b = t.block_idx;
-    const uint3 index = thread_index_of(t);
-    check_failed(grid, fmt::format(
-        "kernel {}: block ({},{},{}): thread ({},{},{}) waits at __syncthreads at {}:{}, but {} of the block's {} "
-        "threads have exited without reaching it (an early return?). From sm_70 on exited threads do not hold a "
-        "barrier and the block goes on (so does cusim), but what they would have written before it is missing.",
-        grid.kernel_name(), b.x, b.y, b.z, index.x, index.y, index.z, file, line,
-        block.exited_threads(), block.thread_count()));
-  }
-}
-
-void worker::check_exit_during_barrier(block_state& block, unsigned int linear_tid) {
-  if (block.barrier_arrivals() == 0 || block.barrier_file == nullptr) return;
-  grid_job& grid = block.grid();
-  if (!grid.first_report_at(block.barrier_file, block.barrier_line, /*kind: threads gone*/ 2)) return;
-  const uint3 b = block.block_idx();
-  const dim3 d = grid.shape().block;
-  check_failed(grid, fmt::format(
-      "kernel {}: block ({},{},{}): thread ({},{},{}) exits without reaching the __syncthreads at {}:{} where {} "
-      "threads of the block wait (an early return?). From sm_70 on exited threads do not hold a barrier and the "
-      "block goes on (so does cusim), but what they would have written before it is missing.",
-      grid.kernel_name(), b.x, b.y, b.z, linear_tid % d.x, linear_tid / d.x % d.y, linear_tid / (d.x * d.y),
-      block.barrier_file, block.barrier_line, block.barrier_arrivals()));
-}
-
-void worker::check_failed(grid_job& grid, const std::string& problem) {
-  const bool fatal = checks_are_fatal();
-  report("{}{}", problem, fatal ? " CUSIM_CHECKS=fatal: the grid stops (cudaErrorLaunchFailure)." : "");
-  note_schedule_for_replay();
-  if (fatal) grid.abort(cudaErrorLaunchFailure);
-}
-
-bool worker::warp_call_is_valid(const warp_call& call) {
-  const unsigned int lane = running_->thread.linear_tid % lanes_per_warp;
-  const bool shuffle = call.op >= warp_op::shfl_idx && call.op <= warp_op::shfl_xor;
-  const bool reduction = call.op >= warp_op::reduce_add && call.op <= warp_op::reduce_xor;
-  if (call.op != warp_op::active_mask && (call.mask & (1u << lane)) == 0) {
-    fail_warp_call(call, fmt::format("its mask {:#010x} does not name the calling lane {}; every lane that calls a "
-                                     "*_sync intrinsic must be in its mask",
-                                     call.mask, lane));
-    return false;
-  }
-  if (shuffle && (call.width == 0 || call.width > lanes_per_warp || (call.width & (call.width - 1)) != 0)) {
-    fail_warp_call(call, fmt::format("its width {} is not a power of two from 1 to 32", call.width));
-    return false;
-  }
-  if (reduction && active_profile().major < 8) {
-    fail_warp_call(call, fmt::format("{} needs compute capability 8.0 or later, and the device modelled ({}) is {}.{}",
-                                     warp_op_name(call.op), active_profile().name, active_profile().major,
-                                     active_profile().minor));
-    return false;
-  }
-  return true;
-}
-
-warp_state::arrival worker::arrive_at_warp_collective(const warp_call& call, fiber_queue& woken) {
-  fiber& self = *running_;
-  const unsigned int tid = self.thread.linear_tid;
-  std::string expected;
-  const auto arrival = self.thread.block->warp_of(tid).arrive(self, tid % lanes_per_warp, call, woken, expected);
-  if (arrival == warp_state::arrival::mismatch) {
-    fail_warp_call(call, fmt::format("the lane was expected at {}: every lane named in a mask must call the same "
-                                     "intrinsic with the same mask",
-                                     expected));
-  }
-  return arrival;
-}
-
 void worker::spin_point() {
   fiber& self = *running_;
   record_loop_progress(self);
@@ -885,32 +563,6 @@ void worker::spin_point() {
   fiber* next = pick_next();
   ready_.push_back(&self);
   hand_over(self, next);
-}
-
-void worker::fail_warp_call(const warp_call& call, const std::string& problem) {
-  const thread_context& t = running_->thread;
-  const uint3 index = thread_index_of(t);
-  report("kernel {}: block ({},{},{}), thread ({},{},{}) (warp {}, lane {}): {} at {}:{}: {}. The grid stops "
-         "(cudaErrorLaunchFailure).",
-         t.block->grid().kernel_name(), t.block_idx.x, t.block_idx.y, t.block_idx.z, index.x, index.y,
-         index.z, t.linear_tid / lanes_per_warp, t.linear_tid % lanes_per_warp, warp_op_name(call.op),
-         call.file, call.line, problem);
-  note_schedule_for_replay();
-  t.block->grid().abort(cudaErrorLaunchFailure);
-}
-
-void worker::report_unread_lanes(block_state& block, unsigned int linear_tid) {
-  const char* file = nullptr;
-  unsigned int line = 0;
-  warp_op op{};
-  const unsigned int lanes = block.warp_of(linear_tid).take_unread(file, line, op);
-  if (lanes == 0 || !block.grid().first_report_at(file, line)) return;
-  const uint3 b = block.block_idx();
-  report("kernel {}: block ({},{},{}), warp {}: {} at {}:{} read lanes {}, which did not take part (exited, not in "
-         "the mask, or past the end of a partial warp). CUDA leaves what they read undefined; cusim gave each "
-         "reading lane its own value. (Reported once per call site and launch.)",
-         block.grid().kernel_name(), b.x, b.y, b.z, linear_tid / lanes_per_warp, warp_op_name(op), file, line,
-         describe_lanes(lanes));
 }
 
 void worker::check_unguarded_stack(const fiber& self, bool finished) const {

@@ -3,6 +3,12 @@
 // and the worker (or the parking fiber itself) switches to the next ready one.
 // Fibers of a block never leave their worker, so thread_local state read by
 // device code stays valid across switches.
+//
+// Its definitions, by job: worker.cpp (the run loop, admitting and finishing
+// blocks, switching fibers, thread loops), worker_sync.cpp (barriers: block,
+// part of a block, grid, cluster, and their checks), worker_warps.cpp (warp
+// collectives), worker_children.cpp (grids launched from device code),
+// worker_faults.cpp (hardware faults in CUDA threads).
 #pragma once
 #include <atomic>
 #include <cstddef>
@@ -13,11 +19,11 @@
 
 #include <fmt/format.h>
 
-#include "fiber/fiber.hpp"
 #include "platform/faults.hpp"
 #include "sched/block.hpp"
 #include "sched/children.hpp"
 #include "sched/cluster.hpp"
+#include "sched/fiber.hpp"
 #include "sched/grid.hpp"
 #include "sched/race_check.hpp"
 #include "sched/schedule.hpp"

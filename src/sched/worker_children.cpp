@@ -4,7 +4,6 @@
 // blocks that waited for their children.
 #include <algorithm>
 
-#include "api/kernel_report.hpp"
 #include "sched/race_check.hpp"
 #include "sched/worker.hpp"
 
@@ -62,7 +61,7 @@ void worker::child_grid_complete(launch_sequence& sequence) {
   // Tail launches run after the grid and all its other work, before
   // anything its launcher queued after it.
   std::vector<child_launch> tails = sequence.running->take_tail_launches();
-  if (kernel_report_on()) report_device_grid(*sequence.running);
+  if (device_grid_completed != nullptr) device_grid_completed(*sequence.running);
   sequence.queue.insert(sequence.queue.begin(), std::make_move_iterator(tails.begin()),
                         std::make_move_iterator(tails.end()));
   sequence.running.reset();

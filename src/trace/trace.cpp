@@ -7,10 +7,9 @@
 #include <memory>
 #include <mutex>
 
+#include <cusim/detail/builtins.hpp>
 #include <cusim/profile.hpp>
 
-#include "sched/block.hpp"
-#include "sched/grid.hpp"
 #include "support/diagnostics.hpp"
 #include "support/env.hpp"
 #include "trace/records.hpp"
@@ -78,21 +77,6 @@ record* new_record(record::kind what) {
   return &rec;
 }
 
-void note_grid(const grid_job& grid) {
-  recorder& r = the_recorder();
-  std::lock_guard lock(r.mutex);
-  auto [it, fresh] = r.grids.try_emplace(grid.serial());
-  if (!fresh) return;
-  grid_record& g = it->second;
-  g.serial = grid.serial();
-  g.kernel = grid.kernel_name();
-  g.grid_dim = grid.shape().grid;
-  g.block_dim = grid.shape().block;
-  g.device = current_device();
-  g.multiprocessors = active_profile().multiprocessor_count;
-  g.flow = grid.trace_flow;
-}
-
 void write_at_exit() {
   recorder& r = the_recorder();
   recorded everything;
@@ -133,20 +117,34 @@ std::int64_t now() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - trace_began).count();
 }
 
-void block(const grid_job& grid, std::uint64_t linear, std::int64_t start, std::int64_t end) {
-  note_grid(grid);
+void note_grid(const grid_identity& grid) {
+  recorder& r = the_recorder();
+  std::lock_guard lock(r.mutex);
+  auto [it, fresh] = r.grids.try_emplace(grid.serial);
+  if (!fresh) return;
+  grid_record& g = it->second;
+  g.serial = grid.serial;
+  g.kernel = grid.kernel;
+  g.grid_dim = grid.grid;
+  g.block_dim = grid.block;
+  g.device = current_device();
+  g.multiprocessors = active_profile().multiprocessor_count;
+  g.flow = grid.flow;
+}
+
+void block(block_identity block, std::int64_t start, std::int64_t end) {
   if (record* rec = new_record(record::kind::block)) {
-    rec->grid = grid.serial();
-    rec->linear = linear;
+    rec->grid = block.grid;
+    rec->linear = block.linear;
     rec->start = start;
     rec->end = end;
   }
 }
 
-void barrier(const block_state& block, std::int64_t start, std::int64_t end, const char* file, unsigned int line) {
+void barrier(block_identity block, std::int64_t start, std::int64_t end, const char* file, unsigned int line) {
   if (record* rec = new_record(record::kind::barrier)) {
-    rec->grid = block.grid().serial();
-    rec->linear = block.linear_index();
+    rec->grid = block.grid;
+    rec->linear = block.linear;
     rec->start = start;
     rec->end = end;
     rec->name = file;
@@ -154,11 +152,11 @@ void barrier(const block_state& block, std::int64_t start, std::int64_t end, con
   }
 }
 
-void collective(const block_state& block, unsigned int warp, const char* op, std::int64_t start, std::int64_t end,
+void collective(block_identity block, unsigned int warp, const char* op, std::int64_t start, std::int64_t end,
                 const char* file, unsigned int line) {
   if (record* rec = new_record(record::kind::collective)) {
-    rec->grid = block.grid().serial();
-    rec->linear = block.linear_index();
+    rec->grid = block.grid;
+    rec->linear = block.linear;
     rec->warp = warp;
     rec->start = start;
     rec->end = end;
@@ -167,12 +165,12 @@ void collective(const block_state& block, unsigned int warp, const char* op, std
   }
 }
 
-std::uint64_t device_launch(const block_state& block) {
+std::uint64_t device_launch(block_identity block) {
   static std::atomic<std::uint64_t> next_flow{1};
   const std::uint64_t flow = next_flow.fetch_add(1, std::memory_order_relaxed);
   if (record* rec = new_record(record::kind::launch)) {
-    rec->grid = block.grid().serial();
-    rec->linear = block.linear_index();
+    rec->grid = block.grid;
+    rec->linear = block.linear;
     rec->id = flow;
     rec->start = rec->end = now();
   }

@@ -9,16 +9,30 @@
 // Recording appends to a buffer of the calling OS thread; the file is laid
 // out and written at exit (trace_file.cpp). Off by default: every hook is
 // behind `trace::enabled`, one predictable branch.
+//
+// The trace sits below the engine (sched/): the engine hands it what it
+// records as plain values (grid_identity, block_identity), and the trace
+// knows nothing of grids and blocks.
 #pragma once
 #include <cstdint>
 #include <string>
 
-namespace cusim::detail {
-class grid_job;
-class block_state;
-}  // namespace cusim::detail
+#include <vector_types.h>
 
 namespace cusim::detail::trace {
+
+// A grid, as its spans name it (grid_job::trace_identity()).
+struct grid_identity {
+  std::uint64_t serial = 0;
+  std::string kernel;
+  dim3 grid, block;
+  std::uint64_t flow = 0;  // launched from the device: the launch's flow id
+};
+// A block of a grid (block_state::trace_identity()).
+struct block_identity {
+  std::uint64_t grid = 0;
+  std::uint64_t linear = 0;
+};
 
 extern const bool enabled;
 
@@ -26,16 +40,19 @@ extern const bool enabled;
 std::int64_t now();
 
 // A block of `grid` ran from `start` to `end` on the calling worker thread.
-void block(const grid_job& grid, std::uint64_t linear, std::int64_t start, std::int64_t end);
+// The grid is noted (note_grid) before its first block.
+void block(block_identity block, std::int64_t start, std::int64_t end);
+// What the trace shows of a grid: once per grid.
+void note_grid(const grid_identity& grid);
 // The block's threads waited at a __syncthreads (file:line, when known) from
 // the first arrival at `start` until its release at `end`.
-void barrier(const block_state& block, std::int64_t start, std::int64_t end, const char* file, unsigned int line);
+void barrier(block_identity block, std::int64_t start, std::int64_t end, const char* file, unsigned int line);
 // A collective of warp `warp` of the block, from the first lane's arrival to completion.
-void collective(const block_state& block, unsigned int warp, const char* op, std::int64_t start, std::int64_t end,
+void collective(block_identity block, unsigned int warp, const char* op, std::int64_t start, std::int64_t end,
                 const char* file, unsigned int line);
 // A thread of `block` launches a grid now: returns the id that ties the
 // launch to the child grid (grid_job::trace_flow).
-std::uint64_t device_launch(const block_state& block);
+std::uint64_t device_launch(block_identity block);
 
 // The host side: an API call on the calling host thread, and a piece of a
 // stream's work (`stream`: its cudaStream_t; null: the default stream).

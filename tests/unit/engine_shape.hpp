@@ -7,7 +7,7 @@
 #include <cusim/profile.hpp>
 #include <cusim/runtime.hpp>
 
-#include "api/errors.hpp"
+#include "runtime/errors.hpp"
 
 struct engine_shape {
   engine_shape(unsigned int workers, unsigned int resident) {

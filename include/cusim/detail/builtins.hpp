@@ -9,7 +9,7 @@
 namespace cusim::detail {
 
 class block_state;  // the engine's per-block state (src/sched/block.hpp)
-class fiber;        // the engine's fiber (src/fiber/fiber.hpp)
+class fiber;        // the engine's fiber (src/sched/fiber.hpp)
 
 // What a block's threads did, counted for the kernel report (CUSIM_REPORT):
 // the inline atomics and fences count here through thread_context, the

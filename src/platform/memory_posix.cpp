@@ -1,20 +1,15 @@
+// Virtual memory on Linux and macOS: mmap reservations, guard pages,
+// discarded and committed pages (platform/memory.hpp). CMake builds this
+// file or memory_generic.cpp.
 #include "platform/memory.hpp"
 
-#if !defined(CUSIM_PLATFORM_GENERIC) && (defined(__linux__) || defined(__APPLE__))
-#define CUSIM_MEMORY_POSIX 1
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <vector>
-#else
-#include <cstdlib>
-#include <cstring>
-#endif
 
 namespace cusim::detail::platform {
-
-#if CUSIM_MEMORY_POSIX
 
 std::size_t page_size() {
   static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -86,33 +81,5 @@ std::size_t lowest_committed_page(const void* p, std::size_t pages) {
   }
   return pages;
 }
-
-#else
-
-std::size_t page_size() { return 4096; }
-
-void* reserve_memory(std::size_t bytes) {
-  void* p = std::aligned_alloc(page_size(), bytes);
-  if (p != nullptr) std::memset(p, 0, bytes);
-  return p;
-}
-
-void release_memory(void* p, std::size_t) { std::free(p); }
-
-bool guard_pages_available() { return false; }
-
-bool make_guard(void*, std::size_t) { return false; }
-
-void discard_memory(void*, std::size_t) {}
-
-void keep_small_pages(void*, std::size_t) {}
-
-std::size_t mapping_limit() { return 0; }
-
-void renew_memory(void* p, std::size_t bytes) { std::memset(p, 0, bytes); }
-
-std::size_t lowest_committed_page(const void*, std::size_t pages) { return pages; }
-
-#endif
 
 }  // namespace cusim::detail::platform

@@ -1,4 +1,4 @@
-#include "api/kernels.hpp"
+#include "runtime/kernels.hpp"
 
 #include <cusim/detail/front_end_facts.hpp>
 #include <cusim/detail/kernel_call.hpp>

@@ -21,9 +21,9 @@
 #include <cusim/detail/builtins.hpp>
 #include <driver_types.h>
 
-#include "api/limits.hpp"
 #include "memory/allocations.hpp"
 #include "platform/memory.hpp"
+#include "runtime/limits.hpp"
 #include "sched/worker.hpp"
 #include "support/address_check.hpp"
 #include "support/diagnostics.hpp"

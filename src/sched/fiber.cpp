@@ -1,4 +1,4 @@
-#include "fiber/fiber.hpp"
+#include "sched/fiber.hpp"
 
 #include <algorithm>
 #include <atomic>

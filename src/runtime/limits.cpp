@@ -1,6 +1,4 @@
-#include "api/limits.hpp"
-
-#include "api/device_runtime.hpp"
+#include "runtime/limits.hpp"
 
 #include <array>
 #include <atomic>
@@ -10,6 +8,8 @@
 namespace cusim::detail {
 
 namespace {
+
+std::atomic<bool> legacy_model{false};
 
 // Defaults as an H100 with CUDA 13 reports them. cudaLimitDevRuntimeSyncDepth
 // (3) is gone since CUDA 12 removed device-side cudaDeviceSynchronize, except
@@ -68,6 +68,13 @@ cudaError_t write_limit(int limit, std::size_t value) {
   values()[limit].store(value, std::memory_order_relaxed);
   return cudaSuccess;
 }
+
+bool request_legacy_dynamic_parallelism() {
+  legacy_model.store(true);
+  return true;
+}
+
+bool legacy_dynamic_parallelism() { return legacy_model.load(); }
 
 void reset_limits() {
   for (int i = 0; i < limit_count; ++i) values()[i].store(default_value(i), std::memory_order_relaxed);

@@ -1,4 +1,5 @@
-// The device limits of cudaDeviceSetLimit / cudaDeviceGetLimit.
+// The device limits of cudaDeviceSetLimit / cudaDeviceGetLimit, and the
+// model of dynamic parallelism the program asked for (which decides one).
 #pragma once
 #include <cstddef>
 
@@ -12,5 +13,10 @@ cudaError_t read_limit(int limit, std::size_t& value);
 cudaError_t write_limit(int limit, std::size_t value);
 // cudaDeviceReset: every limit back to its default.
 void reset_limits();
+
+// Whether the program runs in the legacy model of dynamic parallelism
+// (CUDA_FORCE_CDP1_IF_SUPPORTED: cuda_runtime_api.h asks for it through
+// request_legacy_dynamic_parallelism()).
+bool legacy_dynamic_parallelism();
 
 }  // namespace cusim::detail

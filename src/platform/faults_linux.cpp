@@ -1,7 +1,8 @@
+// Fault handling on Linux (x86-64 and arm64): signal handlers on an
+// alternate stack that resume a faulting CUDA thread elsewhere
+// (platform/faults.hpp). CMake builds this file or faults_generic.cpp.
 #include "platform/faults.hpp"
 
-#if !defined(CUSIM_PLATFORM_GENERIC) && defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
-#define CUSIM_FAULTS_LINUX 1
 #include <signal.h>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -12,11 +13,8 @@
 #include <cstdint>
 #include <mutex>
 #include <type_traits>
-#endif
 
 namespace cusim::detail::platform {
-
-#if CUSIM_FAULTS_LINUX
 
 namespace {
 
@@ -138,13 +136,5 @@ void prepare_thread_for_faults() {
   stack.memory = memory;
   stack.size = size;
 }
-
-#else
-
-bool fault_handling_supported() { return false; }
-void install_fault_handlers(fault_claim) {}
-void prepare_thread_for_faults() {}
-
-#endif
 
 }  // namespace cusim::detail::platform

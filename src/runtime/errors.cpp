@@ -1,4 +1,4 @@
-#include "api/errors.hpp"
+#include "runtime/errors.hpp"
 
 #include <atomic>
 #include <string>
