@@ -1,7 +1,15 @@
-// Kernel launches: the checks a GPU makes before it runs a grid, then the run
-// itself: a launch from the host is queued (api/device_queue.hpp) and runs,
-// with every grid it launches, on the worker pool of the device thread that
-// takes it.
+// Kernel launches, in four steps, each in one place here:
+//   1. validate: the checks a GPU makes before it accepts a launch (validate,
+//      resolve_cluster), on the calling thread, so that a bad configuration
+//      is the launch's own error;
+//   2. plan: how the grid runs on the workers (plan_grid: residency, stacks,
+//      how many workers);
+//   3. enqueue: a launch from the host is queued (api/device_queue.hpp)
+//      behind the work before it in its stream (launch_kernel); one from
+//      device code is recorded with its block (record_device_launch,
+//      sched/children.hpp runs it);
+//   4. run: on the worker pool of the device thread that takes it, with
+//      its tail launches after it (run_launch_tree).
 #include <algorithm>
 #include <atomic>
 #include <deque>
@@ -52,7 +60,7 @@ bool dims_within(const dim3& d, const int (&max)[3]) {
          d.z <= unsigned(max[2]);
 }
 
-// The checks a GPU makes before it accepts a launch. On sm_90 with CUDA 13
+// 1. Validate. The checks a GPU makes before it accepts a launch. On sm_90 with CUDA 13
 // every one of these failures is cudaErrorInvalidValue (measured), but a
 // block whose registers do not fit (cudaErrorLaunchOutOfResources).
 cudaError_t validate(const launch_shape& shape, const kernel_info& kernel, const void* function,
@@ -178,12 +186,34 @@ bool reserve_pending_launch(launch_tree& tree) {
   }
 }
 
-// Runs a launch from the host, then its tail launches (and theirs) in
+// 2. Plan: how a grid runs on the device thread's workers.
+struct grid_plan {
+  worker_settings settings;
+  unsigned int workers;  // how many of the pool's workers take its blocks
+};
+
+grid_plan plan_grid(const grid_job& grid) {
+  const device_profile& p = active_profile();
+  // A cooperative grid runs on one worker with every block resident, so
+  // that grid.sync() waits with no thread on another OS thread to wake. A
+  // worker holds at least one whole cluster.
+  const launch_shape& shape = grid.shape();
+  const unsigned int resident = shape.cooperative ? unsigned(grid.block_count())
+                                                  : std::max(resident_blocks_per_worker(), grid.cluster_blocks());
+  // Race checking gives each CUDA thread a fresh window of its fiber's
+  // stack (fiber::fresh_stack_window): many windows, committed only when used.
+  const std::size_t stack_bytes =
+      race::enabled ? fiber::race_stack_windows * fiber::race_stack_window_bytes : fiber_stack_bytes();
+  return {{stack_bytes, resident, std::max(1u, resident_blocks_per_worker()), p.shared_mem_per_block_optin + 4096,
+           current_device()},
+          shape.cooperative ? 1u : worker_count()};
+}
+
+// 4. Run. Runs a launch from the host, then its tail launches (and theirs) in
 // order, each after everything before it has finished. Device-side launches
 // other than tail launches run on the worker of the block that made them
 // (sched/children.hpp). Returns the first grid's own outcome.
 cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
-  const device_profile& p = active_profile();
   std::deque<child_launch> queue;
   queue.push_back(std::move(first));
   bool first_grid = true;
@@ -203,25 +233,13 @@ cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
              grid.kernel_name(), grid.block_count() * grid.threads_per_block());
       return cudaErrorNotSupported;
     }
-    // A cooperative grid runs on one worker with every block resident, so
-    // that grid.sync() waits with no thread on another OS thread to wake. A
-    // worker holds at least one whole cluster.
-    const launch_shape& shape = grid.shape();
-    const unsigned int cluster_blocks = grid.cluster_blocks();
-    const unsigned int resident = shape.cooperative ? unsigned(grid.block_count())
-                                                    : std::max(resident_blocks_per_worker(), cluster_blocks);
-    // Race checking gives each CUDA thread a fresh window of its fiber's
-    // stack (fiber::fresh_stack_window): many windows, committed only when used.
-    const std::size_t stack_bytes =
-        race::enabled ? fiber::race_stack_windows * fiber::race_stack_window_bytes : fiber_stack_bytes();
-    const worker_settings settings{stack_bytes, resident, std::max(1u, resident_blocks_per_worker()),
-                                   p.shared_mem_per_block_optin + 4096, current_device()};
+    const grid_plan plan = plan_grid(grid);
     const auto started = std::chrono::steady_clock::now();
     worker_pool& workers = pool_of_size(worker_count());
-    workers.run(grid, settings, shape.cooperative ? 1u : worker_count());
+    workers.run(grid, plan.settings, plan.workers);
     if (kernel_report_on()) {
       report_kernel(grid, first_grid, std::chrono::steady_clock::now() - started, grid.error(),
-                    {workers.deepest_stack_use(), stack_bytes});
+                    {workers.deepest_stack_use(), plan.settings.stack_bytes});
     }
 
     std::vector<child_launch> tails = grid.take_tail_launches();
@@ -302,8 +320,8 @@ cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invoc
   }
   if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
 
-  // The launch runs on the device thread, after the work queued before it;
-  // the host goes on. std::function needs a copyable callable: the
+  // 3. Enqueue. The launch runs on the device thread, after the work queued
+  // before it; the host goes on. std::function needs a copyable callable: the
   // invocation's arguments are shared.
   // The work may run many times (a graph's kernel node): each run copies the launch.
   auto launch =
