@@ -1,0 +1,5 @@
+// <cublas.h>: cuBLAS's host API, not provided (docs/libraries.md).
+// cusim stops the build here, naming what is missing, rather than let the
+// compiler find another toolkit's header or report names it never declared.
+#pragma once
+#error "cusim: <cublas.h> is cuBLAS's host API, which runs NVIDIA's precompiled GPU kernels; cusim runs CUDA source on the CPU and does not provide it (see docs/libraries.md)"

@@ -1,0 +1,5 @@
+// <device_types.h>: a part of CUDA's runtime headers
+// (types and helpers) that older code includes by name; cusim's are
+// all in cuda_runtime.h.
+#pragma once
+#include "cuda_runtime.h"

@@ -1,0 +1,5 @@
+// <host_defines.h>: a part of CUDA's runtime headers
+// (the qualifier macros) that older code includes by name; cusim's are
+// all in cuda_runtime.h.
+#pragma once
+#include "cuda_runtime.h"

@@ -1,0 +1,5 @@
+// <sm_20_atomic_functions.h>: a part of CUDA's runtime headers
+// (atomic functions) that older code includes by name; cusim's are
+// all in cuda_runtime.h.
+#pragma once
+#include "cuda_runtime.h"
