@@ -175,6 +175,12 @@ cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent, un
   return cudaSuccess;
 }
 
+cudaError_t cudaGetChannelDesc(cudaChannelFormatDesc* desc, cudaArray_const_t array) {
+  if (desc == nullptr || !is_live_array(array)) return set_error(cudaErrorInvalidValue);
+  *desc = array->desc;
+  return cudaSuccess;
+}
+
 cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t spitch,
                                 size_t width, size_t height, cudaMemcpyKind kind) {
   return copy_to_array(dst, wOffset, hOffset, src, spitch, width, height, kind, nullptr, false, "cudaMemcpy2DToArray");

@@ -235,6 +235,48 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr,
   return pool_attribute(memPool, attr, value, /*set*/ false);
 }
 
+// Which devices may use a pool's memory. With one device there is only the
+// owning one, which always has read-write access: granting it again
+// succeeds, anything else fails with the error an H200 gives
+// (diff.memory.pool_access).
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const cudaMemAccessDesc* descList, size_t count) {
+  {
+    std::lock_guard lock(pools().mutex);
+    if (pools().live.count(memPool) == 0) return set_error(cudaErrorInvalidValue);
+  }
+  if (count != 0 && descList == nullptr) return set_error(cudaErrorInvalidValue);
+  for (size_t i = 0; i < count; ++i) {
+    const cudaMemAccessDesc& access = descList[i];
+    if (access.flags != cudaMemAccessFlagsProtNone && access.flags != cudaMemAccessFlagsProtRead &&
+        access.flags != cudaMemAccessFlagsProtReadWrite) {
+      return set_error(cudaErrorInvalidValue);
+    }
+    if (access.location.type != cudaMemLocationTypeDevice) return set_error(cudaErrorNotSupported);
+    if (!valid_device(access.location.id)) return set_error(cudaErrorInvalidDevice);
+    if (access.flags == cudaMemAccessFlagsProtRead) return set_error(cudaErrorNotSupported);
+    // The owning device cannot give up its access.
+    if (access.location.id == memPool->device && access.flags == cudaMemAccessFlagsProtNone) {
+      return set_error(cudaErrorInvalidDevice);
+    }
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolGetAccess(cudaMemAccessFlags* flags, cudaMemPool_t memPool, cudaMemLocation* location) {
+  if (flags == nullptr || location == nullptr) return set_error(cudaErrorInvalidValue);
+  {
+    std::lock_guard lock(pools().mutex);
+    if (pools().live.count(memPool) == 0) return set_error(cudaErrorInvalidValue);
+  }
+  if (location->type == cudaMemLocationTypeDevice) {
+    if (!valid_device(location->id)) return set_error(cudaErrorInvalidValue);
+    *flags = location->id == memPool->device ? cudaMemAccessFlagsProtReadWrite : cudaMemAccessFlagsProtNone;
+    return cudaSuccess;
+  }
+  *flags = cudaMemAccessFlagsProtNone;  // the host, as an H200 answers
+  return cudaSuccess;
+}
+
 cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t) {
   std::lock_guard lock(pools().mutex);
   return pools().live.count(memPool) != 0 ? cudaSuccess : set_error(cudaErrorInvalidValue);
