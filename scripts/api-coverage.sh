@@ -54,9 +54,11 @@ as_list() { sed 's/.*/`&`/' | paste -sd ' ' | sed 's/ /, /g'; }
   echo
   echo "## Not implemented"
   echo
-  echo "* Texture and surface references (the API CUDA 12 removed), mipmapped arrays."
+  echo "* Texture and surface references (the API CUDA 12 removed), mipmapped arrays (a call of"
+  echo "  \`cudaMallocMipmappedArray\` stops the build, naming it)."
   echo "* Several devices (\`cudaGetDeviceCount\` answers 1), inter-process handles"
-  echo "  (\`cudaIpc*\`), external memory and semaphores, OpenGL/EGL/VDPAU/Direct3D/Vulkan"
+  echo "  (\`cudaIpc*\`: a call stops the build, naming it; the functions of this list are in"
+  echo "  \`include/cusim/detail/unsupported_runtime.hpp\`), external memory and semaphores, OpenGL/EGL/VDPAU/Direct3D/Vulkan"
   echo "  interop (their headers stop the build, naming the feature)."
   echo "* Graph editing and queries beyond the list above (\`cudaGraphExecUpdate\`,"
   echo "  child-graph, event and memory-allocation nodes, conditional nodes)."

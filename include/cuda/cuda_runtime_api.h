@@ -560,6 +560,9 @@ cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, F* func, const cuda
   return cudaOccupancyMaxActiveClusters(numClusters, reinterpret_cast<const void*>(func), config);
 }
 
+// What cusim does not provide: a call names the function and why.
+#include <cusim/detail/unsupported_runtime.hpp>
+
 // The legacy dynamic-parallelism model (CDP1): CUDA 11.6 to 12 kept it, with
 // device-side cudaDeviceSynchronize(), for programs built with
 // CUDA_FORCE_CDP1_IF_SUPPORTED defined. A program with one translation unit
