@@ -7,7 +7,7 @@
 # and line, and the script fails.
 
 # Lowest first.
-set(layers support platform device fiber runtime memory trace ptx sched accesses api libraries)
+set(layers support platform device fiber runtime memory trace ptx sched check api libraries)
 
 set(problems "")
 file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/*.cpp" "${SOURCE_DIR}/*.hpp" "${SOURCE_DIR}/*.inc")

@@ -13,7 +13,7 @@
 
 namespace cusim::detail {
 
-// The access-pattern check (accesses/access_check.cpp) is told when a block
+// The access-pattern check (check/access_check.cpp) is told when a block
 // has finished, to count what its warps left incomplete. Null unless that
 // check is linked in.
 extern void (*block_finished_observer)(const class block_state& block);

@@ -50,7 +50,7 @@ struct options {
 
   check_kind check = check_kind::none;
   // --warp-mode=lockstep: threads of a block advance one memory access at a
-  // time together (sched/lockstep.cpp); the default, its, runs each thread
+  // time together (check/lockstep.cpp); the default, its, runs each thread
   // until it waits, as independent thread scheduling allows.
   bool lockstep = false;
 

@@ -15,8 +15,8 @@
 
 #include <cusim/detail/builtins.hpp>
 
-#include "accesses/access_patterns.hpp"
-#include "accesses/access_sites.hpp"
+#include "check/access_patterns.hpp"
+#include "check/access_sites.hpp"
 #include "memory/allocations.hpp"
 #include "sched/block.hpp"
 

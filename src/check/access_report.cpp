@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "accesses/access_sites.hpp"
+#include "check/access_sites.hpp"
 #include "support/diagnostics.hpp"
 #include "support/source_lines.hpp"
 

@@ -1,4 +1,4 @@
-#include "sched/address_description.hpp"
+#include "check/address_description.hpp"
 
 #include "memory/allocations.hpp"
 #include "sched/block.hpp"

@@ -1,5 +1,5 @@
 // What an address a kernel touched is, in CUDA's terms, for the checkers'
-// reports (sched/memory_check.cpp, sched/race_check.cpp): the sanitizers see
+// reports (check/memory_check.cpp, check/race_check.cpp): the sanitizers see
 // one large runtime allocation where the program has a __shared__ variable
 // of some block, a device-heap block or a cudaMalloc'd buffer.
 #pragma once

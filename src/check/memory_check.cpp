@@ -10,7 +10,7 @@
 
 #include <cusim/detail/builtins.hpp>
 
-#include "sched/address_description.hpp"
+#include "check/address_description.hpp"
 #include "sched/block.hpp"
 #include "sched/grid.hpp"
 #include "sched/schedule.hpp"

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "accesses/access_patterns.hpp"
+#include "check/access_patterns.hpp"
 
 using cusim::detail::global_request_cost;
 using cusim::detail::lane_access;

@@ -19,7 +19,7 @@ extern "C" int __tsan_get_report_mop(void* report, unsigned long index, int* tid
 #include <cusim/detail/builtins.hpp>
 
 #include "fiber/context.hpp"
-#include "sched/address_description.hpp"
+#include "check/address_description.hpp"
 #include "sched/block.hpp"
 #include "sched/fiber.hpp"
 #include "sched/grid.hpp"

@@ -1,4 +1,4 @@
-#include "accesses/access_patterns.hpp"
+#include "check/access_patterns.hpp"
 
 #include <algorithm>
 #include <array>
