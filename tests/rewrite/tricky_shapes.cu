@@ -1,0 +1,92 @@
+// Issue 26's tricky shapes of launches and shared memory, as a user writes
+// them: template arguments holding '>' and '>>', kernels in nested
+// namespaces and with internal linkage, a template argument that is itself
+// a nested template, shared arrays sized by template parameters and
+// constexpr calls, several extern __shared__ of different types aliasing
+// the same bytes, T* deduction from an extern __shared__ array, launches in
+// macros, and the static shared size.
+#include <cstdio>
+#include <cuda_runtime.h>
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+template <class T, int N> __global__ void k1(T* p) { p[threadIdx.x] = T(N); }
+constexpr int big = 5;
+namespace outer { namespace inner {
+template <class T> __global__ void nk(T* p) { p[threadIdx.x] += 1; }
+} }
+namespace holder {
+static __global__ void sk(int* p);
+template <int M> static __global__ void tk(int* p) { p[threadIdx.x] += M; }
+}
+__global__ void holder::sk(int* p) { p[threadIdx.x] += 100; }
+
+template <class A, class B> struct pair_t { A a; B b; };
+template <class P> __global__ void pk(int* p) { p[threadIdx.x] += sizeof(P); }
+
+constexpr int tile() { return 8 * 4; }
+template <int S> __global__ void shared_sizes(int* p) {
+  __shared__ int a[S];
+  __shared__ float b[tile()];
+  __shared__ double c[S * 2 + 1];
+  a[threadIdx.x] = threadIdx.x; b[threadIdx.x] = 1.f; c[threadIdx.x] = 2.0;
+  __syncthreads();
+  p[threadIdx.x] = a[S - 1 - threadIdx.x] + (int)b[0] + (int)c[1];
+}
+__global__ void multi_extern(int* p) {
+  extern __shared__ int si[];
+  extern __shared__ float sf[];
+  extern __shared__ char sc[];
+  si[threadIdx.x] = 0;
+  __syncthreads();
+  if (threadIdx.x == 0) sf[0] = 1.0f;
+  __syncthreads();
+  p[threadIdx.x] = (sc[3] == 0x3f) ? 1 : 0;
+  int* q = &si[0]; (void)q; auto r = si + 1; (void)r;
+  static_assert(sizeof(sf[0]) == 4, "");
+}
+template <class T> __device__ T first_of(T* s) { return s[0]; }
+__global__ void deduce(int* p) {
+  extern __shared__ double sd[];
+  sd[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  p[threadIdx.x] = (int)first_of(sd) + 7;
+}
+#define LAUNCH(kern, g, b, ...) kern<<<g, b>>>(__VA_ARGS__)
+#define LAUNCH_T(T) k1<T, (big > 2 ? 3 : 1)><<<1, 32>>>
+int main() {
+  int* d; cudaMallocManaged(&d, 32 * sizeof(int));
+  k1<int, (big > 2 ? 7 : 1)><<<1, 32>>>(d); cudaDeviceSynchronize(); printf("k1 %d\n", d[0]);
+  // OUTPUT: k1 7
+  k1<int, (big >> 1)><<<1, 32>>>(d); cudaDeviceSynchronize(); printf("k1b %d\n", d[0]);
+  // OUTPUT: k1b 2
+  outer::inner::nk<int><<<1, 32>>>(d); cudaDeviceSynchronize(); printf("nk %d\n", d[0]);
+  // OUTPUT: nk 3
+  outer::inner::nk<<<1, 32>>>(d); cudaDeviceSynchronize(); printf("nk2 %d\n", d[0]);
+  // OUTPUT: nk2 4
+  holder::sk<<<1, 32>>>(d); cudaDeviceSynchronize(); printf("sk %d\n", d[0]);
+  // OUTPUT: sk 104
+  holder::tk<3><<<1, 32>>>(d); cudaDeviceSynchronize(); printf("tk %d\n", d[0]);
+  // OUTPUT: tk 107
+  pk<pair_t<int, pair_t<char, double>>><<<1, 32>>>(d); cudaDeviceSynchronize(); printf("pk %d\n", d[0]);
+  // OUTPUT: pk 131
+  shared_sizes<32><<<1, 32>>>(d); cudaDeviceSynchronize(); printf("ss %d\n", d[0]);
+  // OUTPUT: ss 34
+  multi_extern<<<1, 32, 128>>>(d); cudaDeviceSynchronize(); printf("me %d\n", d[0]);
+  // OUTPUT: me 1
+  deduce<<<1, 32, 32 * 8>>>(d); cudaDeviceSynchronize(); printf("de %d\n", d[31]);
+  // OUTPUT: de 7
+  LAUNCH(holder::sk, 1, 32, d); cudaDeviceSynchronize(); printf("mac %d\n", d[0]);
+  // OUTPUT: mac 107
+  LAUNCH_T(int)(d); cudaDeviceSynchronize(); printf("lt %d\n", d[0]);
+  // OUTPUT: lt 3
+
+  // 32 ints, 32 floats, 65 doubles: 128 + 128 + 520 bytes (known before the
+  // first launch too where cusim-cc has its front end:
+  // diff.runtime.static_shared_before_launch).
+  cudaFuncAttributes at; cudaFuncGetAttributes(&at, shared_sizes<32>);
+  printf("static %zu\n", at.sharedSizeBytes);
+  // OUTPUT: static 776
+  printf("%s\n", cudaGetErrorString(cudaGetLastError()));
+  // OUTPUT: no error
+}
