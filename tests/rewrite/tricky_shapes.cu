@@ -24,7 +24,7 @@ __global__ void holder::sk(int* p) { p[threadIdx.x] += 100; }
 template <class A, class B> struct pair_t { A a; B b; };
 template <class P> __global__ void pk(int* p) { p[threadIdx.x] += sizeof(P); }
 
-constexpr int tile() { return 8 * 4; }
+__host__ __device__ constexpr int tile() { return 8 * 4; }
 template <int S> __global__ void shared_sizes(int* p) {
   __shared__ int a[S];
   __shared__ float b[tile()];
