@@ -10,6 +10,7 @@
 #endif
 // As NVIDIA's: code that includes only <curand_kernel.h> uses cudaStream_t.
 #include "cuda_runtime.h"
+#include <cusim/detail/unsupported_runtime.hpp>  // not_provided
 
 #define CURAND_VER_MAJOR 10
 #define CURAND_VER_MINOR 4
@@ -63,16 +64,11 @@ typedef enum curandOrdering curandOrdering_t;
 struct curandGenerator_st;
 typedef struct curandGenerator_st* curandGenerator_t;
 
-namespace cusim::detail {
-template <class... Args>
-inline constexpr bool curand_host_api_used = sizeof...(Args) < 0;
-}  // namespace cusim::detail
-
 // A host-API function: any call stops the build here, naming the function.
 #define CUSIM_CURAND_HOST_FUNCTION_(name)                                                              \
   template <class... Args>                                                                            \
   curandStatus_t name(Args...) {                                                                      \
-    static_assert(cusim::detail::curand_host_api_used<Args...>,                                       \
+    static_assert(cusim::detail::not_provided<Args...>,                                               \
                   #name ": cuRAND's host API is a GPU library that cusim does not provide. Generate "  \
                   "the numbers in a kernel with <curand_kernel.h> (curand_init, curand_uniform, "       \
                   "curand_normal, ...), which cusim runs; see docs/libraries.md.");                    \

@@ -9,14 +9,16 @@
 #include <texture_types.h>
 
 namespace cusim::detail {
+// False, known only once a call instantiates the function: a static_assert
+// on it fires at the call, not at the declaration (curand.h uses it too).
 template <class... Args>
-inline constexpr bool unsupported_runtime_call = sizeof...(Args) < 0;
+inline constexpr bool not_provided = sizeof...(Args) < 0;
 }  // namespace cusim::detail
 
 #define CUSIM_UNSUPPORTED_RUNTIME_FUNCTION_(name, why)                                        \
   template <class... Args>                                                                   \
   cudaError_t name(Args...) {                                                                \
-    static_assert(cusim::detail::unsupported_runtime_call<Args...>, #name ": " why);         \
+    static_assert(cusim::detail::not_provided<Args...>, #name ": " why);                   \
     return cudaErrorNotSupported;                                                            \
   }
 
