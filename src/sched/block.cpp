@@ -192,20 +192,6 @@ std::uint64_t* block_state::scratch() {
   return scratch_.data();
 }
 
-bool block_state::barrier_arrive(fiber& self, int predicate, fiber_queue& woken) {
-  if (trace::enabled && barrier_arrived_ == 0) barrier_started_ = trace::now();
-  ++barrier_arrived_;
-  if (predicate != 0) ++barrier_true_;
-  if (barrier_complete()) {
-    release_barrier(woken);
-    return true;
-  }
-  barrier_waiters_.push_back(&self);
-  const unsigned int tid = self.thread.linear_tid;
-  warp_of(tid).lane_waits_at_barrier(tid % lanes_per_warp, woken);
-  return false;
-}
-
 void block_state::release_barrier(fiber_queue& woken) {
   released_outcome_ = barrier_outcome{barrier_true_, barrier_arrived_};
   ++activity_.barriers;

@@ -10,6 +10,7 @@
 #include "sched/fiber.hpp"
 #include "sched/grid.hpp"
 #include "sched/warp.hpp"
+#include "trace/trace.hpp"
 
 namespace cusim::detail {
 
@@ -85,7 +86,20 @@ class block_state {
   // barrier, the waiters are moved to `woken` (the outcome is then
   // released_outcome()); otherwise the caller must park `self`, which is
   // queued as a waiter.
-  bool barrier_arrive(fiber& self, int predicate, fiber_queue& woken);
+  // (Inline: every thread's every __syncthreads.)
+  bool barrier_arrive(fiber& self, int predicate, fiber_queue& woken) {
+    if (trace::enabled && barrier_arrived_ == 0) barrier_started_ = trace::now();
+    ++barrier_arrived_;
+    if (predicate != 0) ++barrier_true_;
+    if (barrier_complete()) {
+      release_barrier(woken);
+      return true;
+    }
+    barrier_waiters_.push_back(&self);
+    const unsigned int tid = self.thread.linear_tid;
+    warp_of(tid).lane_waits_at_barrier(tid % lanes_per_warp, woken);
+    return false;
+  }
   // The outcome of the barrier released last. A thread that waited reads it
   // when it resumes: the next barrier cannot complete before that, since it
   // needs this thread's arrival (so releasing touches no waiter).

@@ -97,9 +97,9 @@ class grid_job {
   // Ends the grid early with `error` (the first error wins): no block or
   // thread starts after this, as when a GPU traps.
   void abort(cudaError_t error);
-  bool aborted() const {
-    return aborted_.load(std::memory_order_relaxed) || (root_ != this && root_->aborted_.load(std::memory_order_relaxed));
-  }
+  // (Aborting a grid aborts its tree's root too, so the root's flag alone
+  // tells: one load on every wait's path.)
+  bool aborted() const { return root_->aborted_.load(std::memory_order_relaxed); }
   cudaError_t error() const { return error_.load(std::memory_order_acquire); }
 
   // The kernel's name for reports.

@@ -92,13 +92,36 @@ std::uint32_t reduce(const warp_group& g) {
 
 }  // namespace
 
+namespace {
+
+// Shuffles, the most frequent collectives: the operation's rule chosen once
+// for the warp, each arrived lane visited once.
+template <warp_op Op>
+void shuffle_results(const warp_group& g, std::array<warp_result, lanes_per_warp>& results, unsigned int& unread) {
+  for (unsigned int lanes = g.arrived; lanes != 0; lanes &= lanes - 1) {
+    const auto lane = static_cast<unsigned int>(std::countr_zero(lanes));
+    const unsigned int source = shuffle_source(Op, lane, g.operands[lane], g.widths[lane]);
+    const bool read = (g.arrived & bit(source)) != 0;
+    results[lane] = warp_result{read ? g.values[source] : g.values[lane], 0, false};
+    if (!read) unread |= bit(source);
+  }
+}
+
+}  // namespace
+
 void compute_warp_results(const warp_group& g, std::array<warp_result, lanes_per_warp>& results,
                           unsigned int& unread) {
+  switch (g.op) {
+    case warp_op::shfl_idx: return shuffle_results<warp_op::shfl_idx>(g, results, unread);
+    case warp_op::shfl_up: return shuffle_results<warp_op::shfl_up>(g, results, unread);
+    case warp_op::shfl_down: return shuffle_results<warp_op::shfl_down>(g, results, unread);
+    case warp_op::shfl_xor: return shuffle_results<warp_op::shfl_xor>(g, results, unread);
+    default: break;
+  }
   unsigned int true_lanes = 0;
   bool all_equal = true;
-  const bool is_shuffle = g.op >= warp_op::shfl_idx && g.op <= warp_op::shfl_xor;
   const int first_lane = std::countr_zero(g.arrived);
-  for (unsigned int lane = 0; lane < lanes_per_warp && !is_shuffle; ++lane) {
+  for (unsigned int lane = 0; lane < lanes_per_warp; ++lane) {
     if ((g.arrived & bit(lane)) == 0) continue;
     if (g.values[lane] != 0) true_lanes |= bit(lane);
     if (g.values[lane] != g.values[first_lane]) all_equal = false;
@@ -110,19 +133,6 @@ void compute_warp_results(const warp_group& g, std::array<warp_result, lanes_per
     warp_result& r = results[lane];
     r = warp_result{0, 0, false};
     switch (g.op) {
-      case warp_op::shfl_idx:
-      case warp_op::shfl_up:
-      case warp_op::shfl_down:
-      case warp_op::shfl_xor: {
-        const unsigned int source = shuffle_source(g.op, lane, g.operands[lane], g.widths[lane]);
-        if ((g.arrived & bit(source)) != 0) {
-          r.value = g.values[source];
-        } else {
-          r.value = g.values[lane];
-          unread |= bit(source);
-        }
-        break;
-      }
       case warp_op::vote_all: r.value = true_lanes == g.arrived; break;
       case warp_op::vote_any: r.value = true_lanes != 0; break;
       case warp_op::ballot: r.lanes = true_lanes; break;
@@ -173,8 +183,6 @@ void warp_state::reset(unsigned int present, const block_state& block, unsigned 
 // has arrived. __activemask groups complete only when the whole warp is
 // quiescent (every live lane waits somewhere): the lanes that reached the
 // call by then are the ones converged there.
-bool warp_state::ready(const warp_group& g) const { return (g.mask & present_ & ~exited_ & ~g.arrived) == 0; }
-
 bool warp_state::quiescent() const {
   unsigned int waiting = at_barrier_;
   for (const warp_group& g : groups_) waiting |= g.arrived;
@@ -196,8 +204,8 @@ void warp_state::complete(std::size_t index, fiber_queue& woken) {
     ++completed_;
     if (trace::enabled) trace::collective(block_->trace_identity(), index_, warp_op_name(g.op), g.started, trace::now(), g.file, g.line);
   }
-  for (unsigned int lane = 0; lane < lanes_per_warp; ++lane) {
-    if ((g.arrived & bit(lane)) == 0) continue;
+  for (unsigned int lanes = g.arrived; lanes != 0; lanes &= lanes - 1) {
+    const auto lane = static_cast<unsigned int>(std::countr_zero(lanes));
     g.fibers[lane]->warp_outcome = results[lane];
     woken.push_back(g.fibers[lane]);
   }
@@ -265,26 +273,26 @@ warp_state::arrival warp_state::arrive(fiber& self, unsigned int lane, const war
     return arrival::mismatch;
   }
   if (it == groups_.end()) {
-    warp_group& g = groups_.emplace_back();
-    g.op = call.op;
-    g.mask = active ? present_ : call.mask;
-    g.file = call.file;
-    g.line = call.line;
-    g.race_token = race::fresh_token();
-    if (trace::enabled) g.started = trace::now();
+    open_group(call);
     it = groups_.end() - 1;
   }
-  self.race_token = it->race_token;
-  it->arrived |= bit(lane);
-  it->values[lane] = call.value;
-  it->operands[lane] = call.operand;
-  it->widths[lane] = call.width;
-  it->fibers[lane] = &self;
+  join(*it, self, lane, call);
   complete_ready_groups(woken);
   for (const warp_group& g : groups_) {
     if ((g.arrived & bit(lane)) != 0) return arrival::waiting;
   }
   return arrival::completed;
+}
+
+warp_group& warp_state::open_group(const warp_call& call) {
+  warp_group& g = groups_.emplace_back();
+  g.op = call.op;
+  g.mask = call.op == warp_op::active_mask ? present_ : call.mask;
+  g.file = call.file;
+  g.line = call.line;
+  g.race_token = race::fresh_token();
+  if (trace::enabled) g.started = trace::now();
+  return g;
 }
 
 unsigned int warp_state::take_unread(const char*& file, unsigned int& line, warp_op& op) {

@@ -11,11 +11,11 @@
 
 #include <cusim/detail/warp_api.hpp>
 
+#include "sched/fiber.hpp"
+
 namespace cusim::detail {
 
 class block_state;
-class fiber;
-class fiber_queue;
 
 constexpr unsigned int lanes_per_warp = 32;
 
@@ -64,6 +64,23 @@ class warp_state {
   // `mismatch`: the lane was expected at another collective; `expected`
   // describes that one.
   arrival arrive(fiber& self, unsigned int lane, const warp_call& call, fiber_queue& woken, std::string& expected);
+  // The usual arrival, decided without arrive()'s searches: no collective
+  // pending, or only one of the same intrinsic and mask (so no __activemask
+  // waits and no other mask's collective can be completed by it). Returns
+  // false, having changed nothing, when arrive() must decide; otherwise as
+  // arrive() (`completed`: the lane's own collective completed).
+  bool arrive_usual(fiber& self, unsigned int lane, const warp_call& call, fiber_queue& woken, bool& completed) {
+    if (groups_.size() > 1 || call.op == warp_op::active_mask) return false;
+    if (groups_.empty()) {
+      open_group(call);
+    } else if (groups_.front().mask != call.mask || groups_.front().op != call.op) {
+      return false;
+    }
+    join(groups_.front(), self, lane, call);
+    completed = ready(groups_.front());
+    if (completed) complete(0, woken);
+    return true;
+  }
 
   // A lane exited (exited lanes do not hold a collective), or parked at the
   // block's barrier; either may complete what waited for it.
@@ -90,8 +107,17 @@ class warp_state {
   std::string describe_waits() const;
 
  private:
-  bool ready(const warp_group& group) const;
+  bool ready(const warp_group& group) const { return (group.mask & present_ & ~exited_ & ~group.arrived) == 0; }
   bool quiescent() const;
+  warp_group& open_group(const warp_call& call);
+  static void join(warp_group& group, fiber& self, unsigned int lane, const warp_call& call) {
+    self.race_token = group.race_token;
+    group.arrived |= 1u << lane;
+    group.values[lane] = call.value;
+    group.operands[lane] = call.operand;
+    group.widths[lane] = call.width;
+    group.fibers[lane] = &self;
+  }
   void complete(std::size_t index, fiber_queue& woken);
   void complete_ready_groups(fiber_queue& woken);
 

@@ -26,11 +26,7 @@ CUSIM_THREAD_LOCAL dim3 gridDim;
 
 namespace cusim::detail {
 
-namespace {
-CUSIM_THREAD_LOCAL worker* this_worker = nullptr;
-}  // namespace
-
-worker* worker::current() { return this_worker; }
+CUSIM_THREAD_LOCAL worker* worker::current_ = nullptr;
 
 void worker::run(grid_job& grid, const worker_settings& settings) {
   if (settings.stack_bytes != settings_.stack_bytes) {
@@ -49,7 +45,7 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
   grid_barrier_.waiters = fiber_queue{};
   grid_barrier_.race_token = race::fresh_token();
   primary_resident_ = 0;
-  this_worker = this;
+  current_ = this;
   scheduled_ = !schedule_is_default();
   if (scheduled_) {
     const schedule_policy& policy = active_schedule();
@@ -86,7 +82,7 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
   activity_.busy.store(false, std::memory_order_relaxed);
   activity_.running_thread.store(nullptr, std::memory_order_relaxed);  // its fiber may go with the next grid's settings
   grid_ = nullptr;
-  this_worker = nullptr;
+  current_ = nullptr;
   current_thread = nullptr;
 }
 
@@ -276,12 +272,6 @@ void worker::report_hang() {
   }
 }
 
-namespace {
-// One writer (the worker): a relaxed load and store, no locked instruction.
-void bump(std::atomic<std::uint64_t>& counter, std::uint64_t by = 1) {
-  counter.store(counter.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
-}
-}  // namespace
 
 void worker::note_running(const thread_context& t) {
   if (t.block != nullptr) {
@@ -322,29 +312,6 @@ fiber* worker::pick_scheduled() {
 void worker::draw_priority(fiber& f) {
   // Above every priority a change point gives (those are below 1000).
   f.priority = 1000 + (random_.next() >> 1);
-}
-
-void worker::hand_over(fiber& self, fiber* next) {
-  if (self.unguarded_stack) [[unlikely]] check_unguarded_stack(self, /*finished=*/false);
-  if (next == &self) return;
-  if (next != nullptr) {
-    bump(activity_.switches);
-    if (next->thread.block != self.thread.block) {
-      note_running(next->thread);
-      publish_builtins(next->thread);
-    } else {
-      // The same block: only the thread differs.
-      activity_.running_thread.store(&next->thread, std::memory_order_release);
-      threadIdx = next->thread.thread_idx;
-    }
-    running_ = next;
-    current_thread = &next->thread;
-    self.context.switch_to(next->context);
-  } else {
-    running_ = nullptr;
-    current_thread = nullptr;
-    self.context.switch_to(home_);
-  }
 }
 
 bool worker::run_one_thread(void (*run_thread)(const void*), const void* call) {

@@ -45,6 +45,11 @@ struct worker_activity {
   std::atomic<bool> busy{false};               // running a grid (an idle worker is not stalled)
 };
 
+// One writer (the worker): a relaxed load and store, no locked instruction.
+inline void bump(std::atomic<std::uint64_t>& counter, std::uint64_t by = 1) {
+  counter.store(counter.load(std::memory_order_relaxed) + by, std::memory_order_relaxed);
+}
+
 struct worker_settings {
   std::size_t stack_bytes;        // per fiber
   unsigned int resident_blocks;   // blocks of the grid a worker keeps alive at once
@@ -64,7 +69,8 @@ class worker {
   void run(grid_job& grid, const worker_settings& settings);
 
   // The worker of the calling OS thread while it runs a grid.
-  static worker* current();
+  // (Inline: every device-side call asks.)
+  static worker* current() { return current_; }
   // Its place in its pool: seeds its schedule generator (sched/schedule.hpp).
   void set_index(unsigned int index) { index_ = index; }
 
@@ -153,6 +159,14 @@ class worker {
   // then abandons the thread).
   void fail_warp_call(const warp_call& call, const std::string& problem);
   bool warp_call_is_valid(const warp_call& call);
+  // A call warp_call_is_valid() would pass that is not a reduction (whose
+  // check reads the device profile) nor __activemask (which names no lane).
+  static bool is_usual_warp_call(const warp_call& call, unsigned int lane) {
+    const bool shuffle = call.op >= warp_op::shfl_idx && call.op <= warp_op::shfl_xor;
+    const bool reduction = call.op >= warp_op::reduce_add && call.op <= warp_op::reduce_xor;
+    return (call.mask >> lane & 1u) != 0 && !reduction &&
+           (!shuffle || (call.width - 1 < lanes_per_warp && (call.width & (call.width - 1)) == 0));
+  }
   warp_state::arrival arrive_at_warp_collective(const warp_call& call, fiber_queue& woken);
   // Queues the lanes of a collective that the running lane completed.
   void wake_warp(fiber_queue& lanes);
@@ -207,8 +221,30 @@ class worker {
   // Switches from the running fiber `self` to the next ready fiber, or to the
   // worker's own context when none is ready. Returns when `self` is resumed.
   void switch_away(fiber& self) { hand_over(self, pick_next()); }
-  // The same, to `next` (nullptr: the worker's own context).
-  void hand_over(fiber& self, fiber* next);
+  // The same, to `next` (nullptr: the worker's own context). Inline: every
+  // wait's path.
+  void hand_over(fiber& self, fiber* next) {
+    if (self.unguarded_stack) [[unlikely]] check_unguarded_stack(self, /*finished=*/false);
+    if (next == &self) return;
+    if (next != nullptr) {
+      bump(activity_.switches);
+      if (next->thread.block != self.thread.block) {
+        note_running(next->thread);
+        publish_builtins(next->thread);
+      } else {
+        // The same block: only the thread differs.
+        activity_.running_thread.store(&next->thread, std::memory_order_release);
+        threadIdx = next->thread.thread_idx;
+      }
+      running_ = next;
+      current_thread = &next->thread;
+      self.context.switch_to(next->context);
+    } else {
+      running_ = nullptr;
+      current_thread = nullptr;
+      self.context.switch_to(home_);
+    }
+  }
   // A fiber whose stack has no guard page (fiber/stack.hpp) is checked for an
   // overflow when it switches away (its frames reach below its stack) and
   // when it has no thread left (they did, and returned). Either stops the
@@ -242,6 +278,7 @@ class worker {
 
   void note_running(const thread_context& t);
 
+  static CUSIM_THREAD_LOCAL worker* current_;
   worker_activity activity_;
   execution_context home_;  // the OS thread's own context
   fiber* running_ = nullptr;

@@ -183,7 +183,6 @@ barrier_outcome worker::barrier(int predicate, const char* file, unsigned int li
   fiber& self = *running_;
   record_loop_progress(self);
   block_state& block = *self.thread.block;
-  if (block.grid().aborted()) abandon_thread();
   self.race_token = block.barrier_race_token;
   {
     race::runtime_scope bookkeeping;
@@ -208,6 +207,7 @@ barrier_outcome worker::barrier(int predicate, const char* file, unsigned int li
     }
   }
   wait_at_token(self);
+  if (block.grid().aborted()) abandon_thread();
   return block.released_outcome();
 }
 

@@ -18,15 +18,29 @@ warp_result worker::warp_collective(const warp_call& call) {
   if (block.grid().aborted()) abandon_thread();
   {
     race::runtime_scope bookkeeping;
-    // The checks and the arrival keep their strings in functions of their
-    // own: abandon_thread() drops this frame without unwinding it.
-    if (!warp_call_is_valid(call)) abandon_thread();
+    const unsigned int tid = self.thread.linear_tid;
+    warp_state& warp = block.warp_of(tid);
     fiber_queue woken;
-    const auto arrival = arrive_at_warp_collective(call, woken);
-    if (arrival == warp_state::arrival::mismatch) abandon_thread();
-    if (block.warp_of(self.thread.linear_tid).has_unread()) report_unread_lanes(block, self.thread.linear_tid);
-    if (arrival == warp_state::arrival::completed) wake_warp(woken); else ready_.append(woken);
-    if (arrival == warp_state::arrival::waiting && block.needs_starter()) start_fiber_for(block, true);
+    bool completed = false;
+    // The usual call (a valid shuffle, vote, match or __syncwarp joining its
+    // warp's only pending collective) takes none of the general path's
+    // searches and strings.
+    if (!is_usual_warp_call(call, tid % lanes_per_warp) ||
+        !warp.arrive_usual(self, tid % lanes_per_warp, call, woken, completed)) {
+      // The checks and the arrival keep their strings in functions of their
+      // own: abandon_thread() drops this frame without unwinding it.
+      if (!warp_call_is_valid(call)) abandon_thread();
+      const auto arrival = arrive_at_warp_collective(call, woken);
+      if (arrival == warp_state::arrival::mismatch) abandon_thread();
+      completed = arrival == warp_state::arrival::completed;
+    }
+    if (warp.has_unread()) report_unread_lanes(block, tid);
+    if (completed) {
+      wake_warp(woken);
+    } else {
+      ready_.append(woken);
+      if (block.needs_starter()) start_fiber_for(block, true);
+    }
   }
   wait_at_token(self);
   return self.warp_outcome;
