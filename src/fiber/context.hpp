@@ -25,6 +25,9 @@ class execution_context {
   // Suspends the running context, which must be `*this`, and resumes `to`.
   // Returns when some context switches back to this one.
   void switch_to(execution_context& to);
+  // The same, inline where nothing else need be told of the switch
+  // (fiber/inline_switch.hpp; for sources built once per checking runtime).
+  friend void switch_inline(execution_context& from, execution_context& to);
 
   // Race checking (sched/race_check.hpp): the running fiber makes a TSan
   // identity for one CUDA thread, named `name`, switches to it and back,

@@ -8,6 +8,7 @@
 #include <cusim/detail/thread_loop.hpp>
 #include <cusim/detail/warp_api.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -44,6 +45,11 @@ class fiber {
 
   execution_context context;
   thread_context thread{};          // the CUDA thread this fiber runs now
+  // Whether the grid of its block has been aborted (grid_job::abort_flag):
+  // every wait asks, and the fiber is at hand where its block's grid's
+  // root is three loads away.
+  bool grid_aborted() const { return abort_flag->load(std::memory_order_relaxed); }
+  const std::atomic<bool>* abort_flag = nullptr;  // set with thread.block
   fiber* next = nullptr;            // intrusive link (ready queue, wait list, idle list)
   // Whether it runs threads in a kernel's thread loop (thread_loop.hpp), and
   // the loop's first thread whose exit the block has not been told: beside the

@@ -99,7 +99,9 @@ class grid_job {
   void abort(cudaError_t error);
   // (Aborting a grid aborts its tree's root too, so the root's flag alone
   // tells: one load on every wait's path.)
-  bool aborted() const { return root_->aborted_.load(std::memory_order_relaxed); }
+  bool aborted() const { return abort_flag().load(std::memory_order_relaxed); }
+  // The flag aborted() reads, for a fiber to keep beside its hot fields.
+  const std::atomic<bool>& abort_flag() const { return root_->aborted_; }
   cudaError_t error() const { return error_.load(std::memory_order_acquire); }
 
   // The kernel's name for reports.

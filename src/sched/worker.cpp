@@ -136,6 +136,7 @@ void worker::start_fiber_for(block_state& block, bool run_next) {
     f = fibers_.back().get();
   }
   f->thread.block = &block;
+  f->abort_flag = &block.grid().abort_flag();
   set_linear_tid(f->thread, UINT_MAX);  // no previous thread to step from
   block.add_fiber(*f);
   block.starter_queued = true;

@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "fiber/inline_switch.hpp"
 #include "platform/faults.hpp"
 #include "sched/block.hpp"
 #include "sched/children.hpp"
@@ -238,7 +239,7 @@ class worker {
       }
       running_ = next;
       current_thread = &next->thread;
-      self.context.switch_to(next->context);
+      switch_inline(self.context, next->context);
     } else {
       running_ = nullptr;
       current_thread = nullptr;

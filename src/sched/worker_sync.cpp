@@ -207,7 +207,7 @@ barrier_outcome worker::barrier(int predicate, const char* file, unsigned int li
     }
   }
   wait_at_token(self);
-  if (block.grid().aborted()) abandon_thread();
+  if (self.grid_aborted()) abandon_thread();
   return block.released_outcome();
 }
 

@@ -15,7 +15,7 @@ warp_result worker::warp_collective(const warp_call& call) {
   fiber& self = *running_;
   record_loop_progress(self);
   block_state& block = *self.thread.block;
-  if (block.grid().aborted()) abandon_thread();
+  if (self.grid_aborted()) abandon_thread();
   {
     race::runtime_scope bookkeeping;
     const unsigned int tid = self.thread.linear_tid;
@@ -39,7 +39,7 @@ warp_result worker::warp_collective(const warp_call& call) {
       wake_warp(woken);
     } else {
       ready_.append(woken);
-      if (block.needs_starter()) start_fiber_for(block, true);
+      if (block.needs_starter()) start_fiber_for(block, /*run_next=*/false);
     }
   }
   wait_at_token(self);
