@@ -27,6 +27,12 @@ grid_job::grid_job(const launch_shape& shape, kernel_invocation invocation, kern
   }
 }
 
+void grid_job::share_among(unsigned int workers) {
+  const std::uint64_t clusters = block_count_ / cluster_blocks();
+  batches_ = std::make_unique<cluster_batches>(workers, cluster_batches::batch_for(clusters, workers), clusters,
+                                               next_block_);
+}
+
 uint3 grid_job::block_index(std::uint64_t linear) const {
   // Every block starts here: without divisions for a one-dimensional grid.
   if (shape_.grid.y == 1 && shape_.grid.z == 1) return uint3{static_cast<unsigned>(linear), 0, 0};

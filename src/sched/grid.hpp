@@ -3,6 +3,7 @@
 #pragma once
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <cstdint>
 #include <mutex>
 #include <set>
@@ -14,6 +15,7 @@
 #include <cusim/detail/builtins.hpp>
 #include <cusim/detail/kernel_call.hpp>
 
+#include "sched/cluster_batches.hpp"
 #include "sched/schedule.hpp"
 #include "trace/trace.hpp"
 
@@ -85,13 +87,22 @@ class grid_job {
   // blocks one holds, handing them out whole, and the linear index of the
   // block of rank `rank` (x fastest) in cluster `cluster`.
   unsigned int cluster_blocks() const { return shape_.cluster.x * shape_.cluster.y * shape_.cluster.z; }
-  bool take_cluster(std::uint64_t& cluster) {
+  // `worker`: the taker's index among the workers running the grid, which
+  // take batches once the grid is shared among several (share_among).
+  bool take_cluster(std::uint64_t& cluster, unsigned int worker = 0) {
     if (aborted()) return false;
-    cluster = next_block_.fetch_add(1, std::memory_order_relaxed);
-    if (cluster >= block_count_ / cluster_blocks()) return false;
+    if (batches_ != nullptr) {
+      if (!batches_->take(worker, cluster)) return false;
+    } else {
+      cluster = next_block_.fetch_add(1, std::memory_order_relaxed);
+      if (cluster >= block_count_ / cluster_blocks()) return false;
+    }
     if (scheduled_) cluster = block_order_(cluster);
     return true;
   }
+  // Several workers (indices [0, workers)) take the grid's clusters, in
+  // batches (sched/cluster_batches.hpp). Called before any is taken.
+  void share_among(unsigned int workers);
   std::uint64_t cluster_block_linear(std::uint64_t cluster, unsigned int rank) const;
 
   // Ends the grid early with `error` (the first error wins): no block or
@@ -177,6 +188,7 @@ class grid_job {
   // Written by every worker at each block: each on a cache line of its
   // own, apart from the fields above that every block reads.
   alignas(64) std::atomic<std::uint64_t> next_block_{0};
+  std::unique_ptr<cluster_batches> batches_;  // shared among several workers: their batches
   alignas(64) std::atomic<std::uint64_t> finished_blocks_{0};  // the progress line reads it while the grid runs
 };
 

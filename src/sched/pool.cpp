@@ -34,6 +34,7 @@ void worker_pool::run(grid_job& grid, const worker_settings& settings, unsigned 
   participants = static_cast<unsigned int>(std::min<std::uint64_t>({participants, clusters, workers_.size()}));
   const bool helped = participants > 1;
   if (helped) {
+    grid.share_among(participants);
     {
       std::lock_guard lock(mutex_);
       grid_ = &grid;

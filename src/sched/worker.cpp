@@ -67,7 +67,7 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
     // Child grids first: blocks of their parents wait for them.
     admit_child_blocks();
     std::uint64_t cluster = 0;
-    while (primary_resident_ + grid.cluster_blocks() <= settings_.resident_blocks && grid.take_cluster(cluster)) {
+    while (primary_resident_ + grid.cluster_blocks() <= settings_.resident_blocks && grid.take_cluster(cluster, index_)) {
       admit_cluster(grid, cluster);
     }
     if (fiber* f = pick_next()) {
