@@ -144,9 +144,4 @@ const bool observing = [] {
 
 }  // namespace cusim::detail
 
-using cusim::detail::on_access;
-using cusim::detail::on_atomic;
-using cusim::detail::on_function_entry;
-using cusim::detail::on_function_exit;
-using cusim::detail::on_basic_block;
 #include "support/instrumentation_hooks.inc"

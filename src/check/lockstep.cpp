@@ -305,9 +305,4 @@ void on_function_exit(const void* frame) {
 
 }  // namespace cusim::detail
 
-using cusim::detail::on_access;
-using cusim::detail::on_atomic;
-using cusim::detail::on_basic_block;
-using cusim::detail::on_function_entry;
-using cusim::detail::on_function_exit;
 #include "support/instrumentation_hooks.inc"

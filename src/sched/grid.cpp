@@ -53,8 +53,12 @@ std::uint64_t grid_job::cluster_block_linear(std::uint64_t cluster, unsigned int
 void grid_job::abort(cudaError_t error) {
   cudaError_t expected = cudaSuccess;
   error_.compare_exchange_strong(expected, error, std::memory_order_acq_rel);
-  aborted_.store(true, std::memory_order_relaxed);
-  if (root_ != this) root_->abort(error);
+  // The tree's root holds the flag every grid of the tree reads (aborted()).
+  if (root_ != this) {
+    root_->abort(error);
+  } else {
+    aborted_.store(true, std::memory_order_relaxed);
+  }
 }
 
 std::string grid_job::kernel_name() const {

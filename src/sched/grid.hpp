@@ -108,8 +108,8 @@ class grid_job {
   // Ends the grid early with `error` (the first error wins): no block or
   // thread starts after this, as when a GPU traps.
   void abort(cudaError_t error);
-  // (Aborting a grid aborts its tree's root too, so the root's flag alone
-  // tells: one load on every wait's path.)
+  // (Aborting any grid of a tree sets the flag of the tree's root, the only
+  // one read: one load on every wait's path.)
   bool aborted() const { return abort_flag().load(std::memory_order_relaxed); }
   // The flag aborted() reads, for a fiber to keep beside its hot fields.
   const std::atomic<bool>& abort_flag() const { return root_->aborted_; }
@@ -174,7 +174,7 @@ class grid_job {
   std::uint64_t serial_;
   bool scheduled_;            // a schedule policy other than in-order
   start_order block_order_;  // then: the order clusters (blocks) start in
-  std::atomic<bool> aborted_{false};
+  std::atomic<bool> aborted_{false};  // the tree's, on its root (abort())
   std::atomic<cudaError_t> error_{cudaSuccess};
   grid_job* root_ = this;
   const void* race_start_ = nullptr;

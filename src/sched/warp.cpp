@@ -126,8 +126,7 @@ void compute_warp_results(const warp_group& g, std::array<warp_result, lanes_per
     if (g.values[lane] != 0) true_lanes |= bit(lane);
     if (g.values[lane] != g.values[first_lane]) all_equal = false;
   }
-  const bool is_reduction = g.op >= warp_op::reduce_add && g.op <= warp_op::reduce_xor;
-  const std::uint32_t reduced = is_reduction ? reduce(g) : 0;
+  const std::uint32_t reduced = is_reduction(g.op) ? reduce(g) : 0;
   for (unsigned int lane = 0; lane < lanes_per_warp; ++lane) {
     if ((g.arrived & bit(lane)) == 0) continue;
     warp_result& r = results[lane];

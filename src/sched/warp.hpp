@@ -19,6 +19,16 @@ class block_state;
 
 constexpr unsigned int lanes_per_warp = 32;
 
+// Kinds of collective, and the rules a call must keep (the worker checks
+// them, worker_warps.cpp).
+constexpr bool is_shuffle(warp_op op) { return op >= warp_op::shfl_idx && op <= warp_op::shfl_xor; }
+constexpr bool is_reduction(warp_op op) { return op >= warp_op::reduce_add && op <= warp_op::reduce_xor; }
+constexpr bool names_lane(const warp_call& call, unsigned int lane) { return (call.mask >> lane & 1u) != 0; }
+// A shuffle's segment width: a power of two from 1 to 32.
+constexpr bool is_shuffle_width(unsigned int width) {
+  return width - 1 < lanes_per_warp && (width & (width - 1)) == 0;
+}
+
 // One pending collective: the lanes that have arrived and their operands.
 struct warp_group {
   // The per-lane arrays are written as lanes arrive and read only for lanes

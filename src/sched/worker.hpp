@@ -163,10 +163,7 @@ class worker {
   // A call warp_call_is_valid() would pass that is not a reduction (whose
   // check reads the device profile) nor __activemask (which names no lane).
   static bool is_usual_warp_call(const warp_call& call, unsigned int lane) {
-    const bool shuffle = call.op >= warp_op::shfl_idx && call.op <= warp_op::shfl_xor;
-    const bool reduction = call.op >= warp_op::reduce_add && call.op <= warp_op::reduce_xor;
-    return (call.mask >> lane & 1u) != 0 && !reduction &&
-           (!shuffle || (call.width - 1 < lanes_per_warp && (call.width & (call.width - 1)) == 0));
+    return names_lane(call, lane) && !is_reduction(call.op) && (!is_shuffle(call.op) || is_shuffle_width(call.width));
   }
   warp_state::arrival arrive_at_warp_collective(const warp_call& call, fiber_queue& woken);
   // Queues the lanes of a collective that the running lane completed.

@@ -64,19 +64,17 @@ void worker::wake_warp(fiber_queue& lanes) {
 
 bool worker::warp_call_is_valid(const warp_call& call) {
   const unsigned int lane = running_->thread.linear_tid % lanes_per_warp;
-  const bool shuffle = call.op >= warp_op::shfl_idx && call.op <= warp_op::shfl_xor;
-  const bool reduction = call.op >= warp_op::reduce_add && call.op <= warp_op::reduce_xor;
-  if (call.op != warp_op::active_mask && (call.mask & (1u << lane)) == 0) {
+  if (call.op != warp_op::active_mask && !names_lane(call, lane)) {
     fail_warp_call(call, fmt::format("its mask {:#010x} does not name the calling lane {}; every lane that calls a "
                                      "*_sync intrinsic must be in its mask",
                                      call.mask, lane));
     return false;
   }
-  if (shuffle && (call.width == 0 || call.width > lanes_per_warp || (call.width & (call.width - 1)) != 0)) {
+  if (is_shuffle(call.op) && !is_shuffle_width(call.width)) {
     fail_warp_call(call, fmt::format("its width {} is not a power of two from 1 to 32", call.width));
     return false;
   }
-  if (reduction && active_profile().major < 8) {
+  if (is_reduction(call.op) && active_profile().major < 8) {
     fail_warp_call(call, fmt::format("{} needs compute capability 8.0 or later, and the device modelled ({}) is {}.{}",
                                      warp_op_name(call.op), active_profile().name, active_profile().major,
                                      active_profile().minor));
