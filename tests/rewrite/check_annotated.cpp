@@ -1,6 +1,7 @@
 // Runs one annotated .cu file through cusim-cc and checks what its comments
 // say (comments never reach the rewriter: the preprocessor removes them).
 //   // FLAGS: -arch=sm_80        extra cusim-cc options
+//   // ENV: NAME=value           cusim-cc runs with this in its environment
 //   // CHECK: text               the rewritten code of this file holds `text`, after the previous CHECK's match
 //   // CHECK-NOT: text           ... and nowhere holds `text`
 //   // ERROR: text               cusim-cc fails, and says `text`
@@ -51,7 +52,7 @@ std::vector<directive> read_directives(const fs::path& file) {
     const std::size_t slash = line.find("// ");
     if (slash == std::string::npos) continue;
     const std::string rest = line.substr(slash + 3);
-    for (const char* kind : {"FLAGS", "CHECK-NOT", "CHECK", "ERROR", "OUTPUT"}) {
+    for (const char* kind : {"FLAGS", "ENV", "CHECK-NOT", "CHECK", "ERROR", "OUTPUT"}) {
       const std::string head = std::string(kind) + ": ";
       if (rest.rfind(head, 0) == 0) {
         found.push_back({kind, squeeze_spaces(rest.substr(head.size())), number});
@@ -127,16 +128,18 @@ int main(int argc, char** argv) {
   fs::create_directories(scratch);
   const auto directives = read_directives(file);
   std::string flags;
+  std::string driver_command = driver;
   bool expect_error = false, expect_output = false;
   for (const directive& d : directives) {
     if (d.kind == "FLAGS") flags += " " + d.text;
+    if (d.kind == "ENV") driver_command = "env " + d.text + " " + driver_command;
     expect_error = expect_error || d.kind == "ERROR";
     expect_output = expect_output || d.kind == "OUTPUT";
   }
 
   const fs::path rewritten = scratch / (file.stem().string() + ".ii");
   std::string said;
-  const int status = run(driver + flags + " -E '" + file.string() + "' -o '" + rewritten.string() + "'", said);
+  const int status = run(driver_command + flags + " -E '" + file.string() + "' -o '" + rewritten.string() + "'", said);
   if (expect_error) {
     for (const directive& d : directives) {
       if (d.kind != "ERROR") continue;
@@ -161,7 +164,7 @@ int main(int argc, char** argv) {
 
   if (expect_output) {
     const fs::path program = scratch / file.stem();
-    if (run(driver + flags + " '" + file.string() + "' -o '" + program.string() + "'", said) != 0) {
+    if (run(driver_command + flags + " '" + file.string() + "' -o '" + program.string() + "'", said) != 0) {
       std::cerr << file.string() << ": cusim-cc failed to build it:\n" << said;
       return 1;
     }

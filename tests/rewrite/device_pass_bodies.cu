@@ -3,7 +3,9 @@
 // between the head and the body, and the body is still a function's, so its
 // __shared__ declarations are function-scope slots, its lambdas capture them,
 // its malloc is the device heap's, and the kernel is registered after it
-// (cudaLaunchKernel finds it by address).
+// (cudaLaunchKernel finds it by address). The rewriter's forms alone, as
+// without clang's front end: shared_front_end_device_pass.cu has its marks.
+// ENV: CUSIM_CC_KERNEL_FACTS=0
 #include <cstdio>
 #include <cstdlib>
 

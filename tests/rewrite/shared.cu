@@ -1,6 +1,9 @@
-// Every shape of __shared__ declaration CUDA allows, and what each becomes:
-// a slot in the running block's shared memory (static), or a view of the
-// launch's dynamic shared memory (extern).
+// Every shape of __shared__ declaration CUDA allows, and what the rewriter
+// alone makes of each (without clang's front end, or where it cannot mark a
+// variable's uses): a slot in the running block's shared memory (static),
+// or a view of the launch's dynamic shared memory (extern).
+// shared_front_end.cu has what the front end's marks add.
+// ENV: CUSIM_CC_KERNEL_FACTS=0
 #include <cstdint>
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -113,6 +116,6 @@ int main() {
   cudaDeviceSynchronize();
   std::printf("%s: %d %d %d %d %d %d %d %d %d at line %d\n", cudaGetErrorName(cudaGetLastError()), out[0], out[1],
               out[2], out[3], out[4], out[5], out[6], out[7], out[8], __LINE__);
-  // OUTPUT: cudaSuccess: 32 10 0 0 4 15 4 12 13 at line 115
+  // OUTPUT: cudaSuccess: 32 10 0 0 4 15 4 12 13 at line 118
   return 0;
 }

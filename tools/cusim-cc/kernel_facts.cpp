@@ -31,7 +31,9 @@
 #include <set>
 
 #include "facts_diagnostics.hpp"
+#include "facts_files.hpp"
 #include "facts_source.hpp"
+#include "shared_uses_reader.hpp"
 #include "ptx/ptx_program.hpp"
 
 namespace cusim::cc {
@@ -41,24 +43,6 @@ bool kernel_facts_available() { return true; }
 namespace {
 
 using namespace clang;
-
-bool under_any(llvm::StringRef path, const std::vector<std::string>& dirs) {
-  for (const std::string& dir : dirs) {
-    if (!dir.empty() && path.startswith(dir)) return true;
-  }
-  return false;
-}
-
-// Whether `file` is the system's or cusim's rather than the user's.
-bool library_file(llvm::StringRef file, SrcMgr::CharacteristicKind kind, const std::vector<std::string>& own_dirs) {
-  return kind != SrcMgr::C_User || under_any(file, own_dirs);
-}
-// Whether what is declared at `location` is (where a macro expands).
-bool declared_in_library(const SourceManager& sources, SourceLocation location,
-                         const std::vector<std::string>& own_dirs) {
-  const SourceLocation where = sources.getExpansionLoc(location);
-  return library_file(sources.getFilename(where), sources.getFileCharacteristic(where), own_dirs);
-}
 
 // What one function does itself; what it calls is followed separately.
 struct local_facts {
@@ -303,6 +287,8 @@ class facts_consumer : public SemaConsumer {
       }
       out_.kernels.push_back(std::move(fact));
     }
+    // A forgiven error may have cost the tree a use: then no marks at all.
+    if (diagnostics_.forgiven().empty()) out_.shared_uses = read_shared_uses(context, own_dirs_);
     out_.parsed = true;
   }
 
@@ -539,6 +525,7 @@ kernel_facts parse_for_facts(const std::string& source, const std::vector<std::s
   if (!ran || errors.getNumErrors() > 0) {
     facts.parsed = false;
     facts.kernels.clear();
+    facts.shared_uses = {};
     facts.first_error = errors.first_error();
   }
   return facts;

@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "shared_uses.hpp"
+
 namespace cusim::cc {
 
 struct kernel_fact {
@@ -48,6 +50,8 @@ struct kernel_facts {
   bool parsed = false;             // false: clang could not parse the file; no facts
   std::string first_error;         // then, clang's first error (file:line:col: message)
   std::vector<kernel_fact> kernels;
+  // Where the user's __shared__ variables are used (shared_uses.hpp).
+  shared_use_marks shared_uses;
 };
 
 // Whether this cusim-cc was built with clang's libraries.

@@ -17,6 +17,7 @@
 #include "kernel_facts.hpp"
 #include "options.hpp"
 #include "rewrite.hpp"
+#include "shared_uses.hpp"
 #include "settings.hpp"
 #include "source_excerpt.hpp"
 #include "toolchain.hpp"
@@ -176,14 +177,14 @@ class driver {
     }
     pp.insert(pp.end(), {"-E", "-x", "c++", input.string(), "-o", preprocessed.string()});
     // clang reads the kernels' facts while the host compiler preprocesses.
-    std::future<kernel_facts> facts = start_kernel_facts(input, {});
+    std::shared_future<kernel_facts> facts = start_kernel_facts(input, {}).share();
     if (int rc = run_command(o_, pp)) return rc;
     if (o_.dry_run) return 0;
     std::string source = read_file(preprocessed);
     if (mentions_cuda_arch(source, own_header_dirs())) {
       // Kernel bodies come from the device pass: so do their facts.
       facts.wait();
-      facts = start_kernel_facts(input, {"-D__CUDA_ARCH__=" + profile_arch(o_) + "0"});
+      facts = start_kernel_facts(input, {"-D__CUDA_ARCH__=" + profile_arch(o_) + "0"}).share();
       const fs::path device_preprocessed = work_ / (input.stem().string() + ".device.ii");
       device_pp.insert(device_pp.end(), {"-D__CUDA_ARCH__=" + profile_arch(o_) + "0", "-E", "-x", "c++",
                                          input.string(), "-o", device_preprocessed.string()});
@@ -198,7 +199,19 @@ class driver {
 
     std::string output;
     try {
-      output = rewrite_translation_unit(source);
+      bool marks_would_matter = false;
+      output = rewrite_translation_unit(source, nullptr, &marks_would_matter);
+      // Where clang's marks of the __shared__ variables' uses could change
+      // the text (shared_uses.hpp), they are waited for and the text
+      // rewritten with them; clang parses longer than the host compiler
+      // preprocesses, so most files do not wait.
+      if (marks_would_matter) {
+        notice(o_, "rewriting again with clang's marks of __shared__ uses");
+        if (const kernel_facts* parsed = facts_if_parsed(facts); parsed != nullptr && !parsed->shared_uses.declarations.empty()) {
+          shared_use_lookup shared_uses(parsed->shared_uses);
+          output = rewrite_translation_unit(source, &shared_uses);
+        }
+      }
     } catch (const rewrite_error& e) {
       const std::string file = e.file.empty() ? input.string() : e.file;
       std::cerr << file << ':' << e.line << ':' << e.column << ": error: " << e.what() << '\n'
@@ -225,7 +238,8 @@ class driver {
   // Adds the registrations of the kernels' facts to `object` (a second object,
   // linked into it with ld -r). Never fails the build: without them the
   // runtime learns what it needs as the kernels run.
-  void link_kernel_facts(const fs::path& input, const fs::path& object, std::future<kernel_facts>& pending) const {
+  void link_kernel_facts(const fs::path& input, const fs::path& object,
+                         const std::shared_future<kernel_facts>& pending) const {
     const std::string text = facts_registration(pending);
     if (text.empty()) return;
     // Link-time optimisation objects hold the compiler's IR, not code to link with ld -r.
@@ -296,8 +310,19 @@ class driver {
     return none.get_future();
   }
 
+  // clang's facts, once it has them; null where it could not parse the file
+  // (or was not asked to).
+  static const kernel_facts* facts_if_parsed(const std::shared_future<kernel_facts>& pending) {
+    try {
+      const kernel_facts& facts = pending.get();
+      return facts.parsed ? &facts : nullptr;
+    } catch (const std::exception&) {
+      return nullptr;  // said when the registrations are made
+    }
+  }
+
   // The registrations for what clang learnt ("" for none); under -v, what it was.
-  std::string facts_registration(std::future<kernel_facts>& pending) const {
+  std::string facts_registration(const std::shared_future<kernel_facts>& pending) const {
     kernel_facts facts;
     try {
       facts = pending.get();

@@ -10,6 +10,7 @@
 
 #include "inline_asm.hpp"
 #include "lambda_captures.hpp"
+#include "shared_uses.hpp"
 #include "text_scan.hpp"
 
 namespace cusim::cc {
@@ -39,7 +40,7 @@ std::size_t find_at_top_level(const std::string& text, std::size_t from, std::st
 // to skip string and character literals and to track bracket nesting.
 class rewriter {
  public:
-  explicit rewriter(const std::string& src) : src_(src) {}
+  rewriter(const std::string& src, shared_use_lookup* shared_uses) : src_(src), shared_uses_(shared_uses) {}
 
   std::string run() {
     try {
@@ -50,6 +51,11 @@ class rewriter {
     }
     return std::move(out_);
   }
+  // Whether the text holds what clang's marks of __shared__ uses would
+  // change (shared_uses.hpp): a namespace-scope variable, one in a function
+  // with a goto or switch, one a lambda names. A superset of what clang
+  // marks, so that without any of them the marks need not be waited for.
+  bool marks_would_matter() const { return marks_would_matter_; }
 
  private:
   void scan() {
@@ -102,8 +108,15 @@ class rewriter {
           take_marker_arguments(cluster_marker, pending_cluster_dims_);
         } else if (word == bounds_marker) {
           take_marker_arguments(bounds_marker, pending_launch_bounds_);
+        } else if (is_marked_shared_use(word)) {
+          // The block's array itself (shared_uses.hpp).
+          out_.append(word);
+          out_ += ".get()";
+          pos_ += word.size();
+          last_word_ = {};
         } else {
           if (word == "template") template_pending_ = true;
+          if ((word == "goto" || word == "switch") && in_function()) outermost_function_scope().jumps = true;
           out_.append(word);
           pos_ += word.size();
           last_word_ = word;
@@ -253,9 +266,30 @@ class rewriter {
         lambda_bodies_.erase(lambda_bodies_.begin());
       }
     } else if (c == '}' && !scopes_.empty()) {
+      const scope& closing = scopes_.back();
+      // A function whose shared variables clang would make views (goto, switch).
+      const bool outermost = closing.function && (scopes_.size() == 1 || !scopes_[scopes_.size() - 2].function);
+      if (outermost && closing.declares_shared && closing.jumps) marks_would_matter_ = true;
       scopes_.pop_back();
     }
   }
+  // Whether `word` at pos_ is a use, by clang's marks, of a __shared__
+  // variable this rewriter made a view (emit_shared).
+  bool is_marked_shared_use(std::string_view word) {
+    if (shared_uses_ == nullptr || !shared_uses_->may_be_use(word)) return false;
+    const bool view = namespace_views_.contains(std::string(word)) ||
+                      std::any_of(scopes_.begin(), scopes_.end(), [&](const scope& s) {
+                        return std::find(s.shared_views.begin(), s.shared_views.end(), word) != s.shared_views.end();
+                      });
+    if (!view) return false;
+    const std::size_t line_start = pos_ == 0 ? 0 : src_.rfind('\n', pos_ - 1) + 1;  // npos + 1 == 0
+    const std::size_t line_end = std::min(src_.find('\n', pos_), src_.size());
+    return shared_uses_->is_use(marker_file_name(), current_line(),
+                                std::string_view(src_).substr(line_start, line_end - line_start), pos_ - line_start, word);
+  }
+  // The file the last line marker names, as it spells it.
+  std::string_view marker_file_name() const { return std::string_view(marker_file_).substr(1, marker_file_.size() - 2); }
+
   bool in_function() const { return !scopes_.empty() && scopes_.back().function; }
   bool in_device_code() const { return !scopes_.empty() && scopes_.back().device; }
   // A lambda opening here that names function-scope shared variables
@@ -275,7 +309,10 @@ class rewriter {
     }
     if (visible.empty()) return;
     if (auto lambda = read_lambda(src_, pos_, visible)) {
-      if (!lambda->captures.empty()) insert_when_reached(lambda->introducer_end, std::move(lambda->captures));
+      if (!lambda->captures.empty()) {
+        marks_would_matter_ = true;  // clang's marks make the variable a view, needing no capture
+        insert_when_reached(lambda->introducer_end, std::move(lambda->captures));
+      }
       lambda_bodies_.push_back({lambda->body, std::move(lambda->parameters)});
     }
   }
@@ -1026,11 +1063,24 @@ class rewriter {
     return specifiers;
   }
 
+  // With clang's marks on every use of a function-scope variable, it is a
+  // constant static view like one at namespace scope, and each use is made
+  // the block's array (shared_uses.hpp); without them, a reference (or
+  // pointer) to the block's memory.
   void emit_shared(std::string decl, bool is_extern, unsigned long line) {
     const std::string alignment = take_alignment(decl);
     std::vector<declarator> declarators;
     const std::string base = split_declarators(decl, declarators);
     for (const declarator& d : declarators) {
+      const bool uses_marked =
+          shared_uses_ != nullptr && shared_uses_->declaration_marked(marker_file_name(), line, d.name);
+      if (!in_function()) {
+        namespace_views_.insert(d.name);
+        marks_would_matter_ = true;
+      } else {
+        outermost_function_scope().declares_shared = true;
+        if (uses_marked) scopes_.back().shared_views.push_back(d.name);
+      }
       const std::string element = base + d.stars;
       if (is_extern) {
         // The dynamic part starts the block's arena, aligned for any declaration (see block.cpp).
@@ -1038,7 +1088,9 @@ class rewriter {
         const std::size_t first_bound_end = d.bounds.find(']');
         const std::string inner = first_bound_end == std::string::npos ? "" : d.bounds.substr(first_bound_end + 1);
         const std::string type = inner.empty() ? element : "::std::type_identity_t<" + element + inner + ">";
-        if (in_function()) {
+        if (in_function() && uses_marked) {
+          out_ += "[[maybe_unused]] static constexpr ::cusim::detail::dynamic_shared_array<" + type + "> " + d.name + "{};";
+        } else if (in_function()) {
           // A pointer, which everything an array name does in an expression
           // does too (T* deduction, s + i, &s[0], sizeof(s[0])).
           out_ += "[[maybe_unused]] " + type + "* const " + d.name + " = static_cast<" + type +
@@ -1062,7 +1114,10 @@ class rewriter {
       const std::string site_decl = "static constinit ::cusim::detail::shared_site " + site + "{sizeof(" + type +
                                     "), " + align + ", \"" + d.name + "\", " + marker_file_ + ", " +
                                     std::to_string(line) + "};";
-      if (in_function()) {
+      if (in_function() && uses_marked) {
+        out_ += site_decl + " [[maybe_unused]] static constexpr ::cusim::detail::static_shared_view<" + type + ", &" +
+                site + "> " + d.name + "{};";
+      } else if (in_function()) {
         out_ += site_decl + " " + type + "& " + d.name + " = *static_cast<" + type +
                 "*>(::cusim::detail::shared_slot(" + site + "));";
         scopes_.back().shared_names.push_back(d.name);
@@ -1075,6 +1130,10 @@ class rewriter {
   }
 
   const std::string& src_;
+  shared_use_lookup* shared_uses_;  // clang's marks, or none
+  // Whether clang's marks could change the text (rewrite_translation_unit).
+  bool marks_would_matter_ = false;
+  std::set<std::string, std::less<>> namespace_views_;  // __shared__ variables at namespace scope
   std::string out_;
   std::size_t pos_ = 0;
   std::string_view last_word_;
@@ -1082,14 +1141,21 @@ class rewriter {
     bool function;  // a function body or a scope inside one
     bool device;    // device code: a __global__ or __device__ function's body, or inside one
     bool class_body;  // the body of a class, struct or union
-    std::vector<std::string> shared_names = {};  // __shared__ variables declared in it
+    std::vector<std::string> shared_names = {};  // __shared__ variables declared in it, as references
+    std::vector<std::string> shared_views = {};  // and as static views (their uses marked by clang)
     std::string lambda_parameters = {};          // a lambda body's: they hide shared names
+    bool declares_shared = false;  // a function's body (outermost): declares a __shared__ variable
+    bool jumps = false;            // and holds a goto or switch
     std::size_t open = 0;                        // where its '{' is in src_
   };
   // Lambdas read ahead (add_shared_captures): where each body opens, and its
   // parameter list, for the scope that brace opens; in the order of the text.
   std::vector<std::pair<std::size_t, std::string>> lambda_bodies_;
   std::vector<scope> scopes_;
+  // The body of the function (at namespace or class scope) the scan is in.
+  scope& outermost_function_scope() {
+    return *std::find_if(scopes_.begin(), scopes_.end(), [](const scope& s) { return s.function; });
+  }
   bool device_pending_ = false;  // a __global__ or __device__ declaration has begun
   bool template_pending_ = false;                // `template` seen since the last ; { }
   std::map<std::string, kernel_declarations, std::less<>> kernels_;  // by name
@@ -1116,6 +1182,12 @@ class rewriter {
 
 }  // namespace
 
-std::string rewrite_translation_unit(const std::string& source) { return rewriter(source).run(); }
+std::string rewrite_translation_unit(const std::string& source, shared_use_lookup* shared_uses,
+                                     bool* marks_would_matter) {
+  rewriter pass(source, shared_uses);
+  std::string text = pass.run();
+  if (marks_would_matter != nullptr) *marks_would_matter = pass.marks_would_matter();
+  return text;
+}
 
 }  // namespace cusim::cc

@@ -92,9 +92,13 @@ long long wall_clock_nanoseconds();
 [[noreturn]] void trap(const char* what, const char* file, unsigned int line);
 
 // What cusim-cc makes of `extern __shared__ T name[];`: converts to a T*
-// into the running block's dynamic shared memory wherever it is used.
+// into the running block's dynamic shared memory wherever it is used. Where
+// clang marked the uses (tools/cusim-cc/shared_uses.hpp), each is `get()`:
+// the array of unknown bound itself, which is what the name is on a GPU.
 template <class T>
 struct dynamic_shared_array {
+  using array = T[];
+  array& get() const { return *static_cast<array*>(dynamic_shared()); }
   operator T*() const { return static_cast<T*>(dynamic_shared()); }
   // `(U*)smem`, as cuda-samples' SharedMemory<T> reinterprets an int array.
   template <class U>
@@ -105,7 +109,8 @@ struct dynamic_shared_array {
 };
 
 // What cusim-cc makes of a `__shared__` variable declared at namespace
-// scope: a view that finds the running block's slot on every use.
+// scope (and at function scope where clang marked its uses): a view that
+// finds the running block's slot on every use; a marked use is `get()`.
 template <class T, shared_site* Site>
 struct static_shared_view {
   T& get() const { return *static_cast<T*>(shared_slot(*Site)); }

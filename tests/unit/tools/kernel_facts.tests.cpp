@@ -3,20 +3,23 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include "facts_source.hpp"
 #include "kernel_facts.hpp"
+#include "shared_uses.hpp"
 
 using cusim::cc::kernel_fact;
 using cusim::cc::kernel_facts;
 
 namespace {
 
-// Parses `code` as a .cu file with cusim's headers, as cusim-cc does.
-kernel_facts facts_of(const std::string& code) {
+// Parses `code` as a .cu file with cusim's headers, as cusim-cc does;
+// `path`: where the file was, as the marks of __shared__ uses name it.
+kernel_facts facts_of(const std::string& code, std::string* path = nullptr) {
   char pattern[] = "/tmp/cusim-kernel-facts-XXXXXX.cu";
   const int fd = mkstemps(pattern, 3);
   REQUIRE(fd >= 0);
@@ -28,6 +31,7 @@ kernel_facts facts_of(const std::string& code) {
       pattern, {"-std=c++20", "-I" + cuda, std::string("-I") + CUSIM_TEST_INCLUDE, "-D__CUSIM_CC__=1", "-D__CUDACC__=1",
                 "-include", "cuda_runtime.h"},
       {cuda, cusim});
+  if (path != nullptr) *path = cusim::cc::canonical_source_path(pattern);
   std::filesystem::remove(pattern);
   return facts;
 }
@@ -347,4 +351,85 @@ __global__ void calls_attributed(float* out) { out[0] = half(out[1]); }
 )");
   REQUIRE(attribute.parsed);
   CHECK_FALSE(kernel(attribute, "calls_attributed").waits);
+}
+
+namespace {
+// The line of `code` (from 1) holding `text`.
+unsigned line_of(const std::string& code, const std::string& text) {
+  const std::size_t at = code.find(text);
+  REQUIRE(at != std::string::npos);
+  return 1 + static_cast<unsigned>(std::count(code.begin(), code.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+}  // namespace
+
+TEST_CASE("cusim-cc front end: the uses of __shared__ variables, each as its occurrence on its line",
+          "[tools][kernel_facts][shared_uses][quick]") {
+  if (!cusim::cc::kernel_facts_available()) return;
+  const std::string code = R"(
+__shared__ int table[4];
+#define BODY_USE body_only[0]
+#define ARGUMENT(x) (x)
+template <class T>
+__global__ void k(T* out) {
+  __shared__ T tile[32];
+  __shared__ int body_only[2];
+  __shared__ int plain[2];
+  tile[threadIdx.x] = table[0] + ARGUMENT(tile[0]); // uses
+  { int tile = 3; out[0] = tile + sizeof "tile"; } // shadowed
+  out[1] = BODY_USE + plain[0];
+  T (*read)(int) = [](int i) { return tile[i]; };
+  switch (out[2]) {
+    case 0:
+      __shared__ int in_switch;
+      in_switch = 1;
+  }
+}
+)";
+  std::string path;
+  const kernel_facts facts = facts_of(code, &path);
+  REQUIRE(facts.parsed);
+  const auto& marks = facts.shared_uses;
+  CHECK(marks.declarations.contains({path, line_of(code, "T tile[32]"), "tile"}));
+  CHECK(marks.declarations.contains({path, line_of(code, "int table[4]"), "table"}));
+  CHECK(marks.declarations.contains({path, line_of(code, "int in_switch"), "in_switch"}));
+  // A use written in a macro's body: the variable keeps the rewriter's form,
+  // as one in a function that nothing jumps into or names from a lambda
+  // without a capture default does (where it is as fast as a local).
+  CHECK_FALSE(marks.declarations.contains({path, line_of(code, "int body_only[2]"), "body_only"}));
+  CHECK_FALSE(marks.declarations.contains({path, line_of(code, "int plain[2]"), "plain"}));
+  const auto uses = marks.lines.find({path, line_of(code, "// uses")});
+  REQUIRE(uses != marks.lines.end());
+  for (const cusim::cc::shared_uses_on_line& on_line : uses->second) {
+    if (on_line.name == "tile") {
+      CHECK(on_line.occurrences == 2);  // a macro's argument is written where it is passed
+      CHECK(on_line.uses == std::vector<unsigned>{0, 1});
+    } else {
+      CHECK(on_line.name == "table");
+      CHECK(on_line.uses == std::vector<unsigned>{0});
+    }
+  }
+  // The local that hides it, and the string, are no uses.
+  CHECK_FALSE(marks.lines.contains({path, line_of(code, "// shadowed")}));
+}
+
+TEST_CASE("cusim-cc front end: the rewriter finds a marked use by counting the name on its line",
+          "[tools][shared_uses][quick]") {
+  using cusim::cc::count_identifier;
+  const std::string line = R"(s[i] = "s" + 's' + 0x5s + s_2 + s;)";
+  CHECK(count_identifier(line, 0, "s") == std::pair<unsigned, unsigned>{0, 2});
+  CHECK(count_identifier(line, line.rfind("s;"), "s") == std::pair<unsigned, unsigned>{1, 2});
+  cusim::cc::shared_use_marks marks;
+  const std::string file = cusim::cc::canonical_source_path("/tmp/./dir/../k.cu");
+  CHECK(file == "/tmp/k.cu");
+  marks.lines[{file, 7}].push_back({"s", 2, {1}});
+  marks.declarations.insert({file, 3, "s"});
+  cusim::cc::shared_use_lookup lookup(marks);
+  CHECK(lookup.may_be_use("s"));
+  CHECK_FALSE(lookup.may_be_use("t"));
+  CHECK(lookup.declaration_marked("/tmp/k.cu", 3, "s"));
+  CHECK_FALSE(lookup.declaration_marked("/tmp/k.cu", 4, "s"));
+  CHECK(lookup.is_use("/tmp/dir/../k.cu", 7, line, line.rfind("s;"), "s"));
+  CHECK_FALSE(lookup.is_use("/tmp/k.cu", 7, line, 0, "s"));
+  // A macro on the line added an occurrence: the counts differ, no marks.
+  CHECK_FALSE(lookup.is_use("/tmp/k.cu", 7, "s[0] + s + s;", 11, "s"));
 }

@@ -143,3 +143,21 @@ TEST_CASE("cusim-cc rewrite: __shared__ may follow the declaration's type", "[to
   CHECK(contains(after_marker, "# 3 \"k.cu\" 2\n"));
   CHECK(contains(after_marker, "static_shared_view<::std::type_identity_t<int>"));
 }
+
+TEST_CASE("cusim-cc rewrite: whether clang's marks of __shared__ uses could change the text",
+          "[tools][rewrite][shared_uses][quick]") {
+  // The marks are waited for only where they could matter: a variable at
+  // namespace scope, one in a function with a goto or switch, or one a
+  // lambda names.
+  const auto matters = [](const std::string& unit) {
+    bool would = false;
+    rewrite_translation_unit(unit, nullptr, &would);
+    return would;
+  };
+  CHECK_FALSE(matters("void f() { __shared__ int a[4]; a[0] = 1; for (;;) { a[1] = 2; } }"));
+  CHECK_FALSE(matters("void f() { switch (x) { case 0: break; } }\nvoid g() { __shared__ int a[4]; a[0] = 1; }"));
+  CHECK(matters("__shared__ int a[4];\nvoid f() { a[0] = 1; }"));
+  CHECK(matters("void f() { __shared__ int a[4]; if (x) goto out; a[0] = 1; out: return; }"));
+  CHECK(matters("void f() { switch (x) { case 0: __shared__ int a[4]; a[0] = 1; } }"));
+  CHECK(matters("void f() { __shared__ int a[4]; auto g = [] { return a[0]; }; }"));
+}

@@ -1,0 +1,83 @@
+// The rewriter's side of clang's __shared__ uses (shared_uses.hpp).
+#include "shared_uses.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <system_error>
+
+#include "text_scan.hpp"
+
+namespace cusim::cc {
+
+std::string canonical_source_path(std::string_view path) {
+  std::error_code error;
+  std::filesystem::path canonical = std::filesystem::weakly_canonical(std::filesystem::path(path), error);
+  if (error) return std::string(path);
+  return canonical.string();
+}
+
+shared_use_lookup::shared_use_lookup(const shared_use_marks& marks) : marks_(marks) {
+  for (const auto& [line, uses] : marks.lines) {
+    for (const shared_uses_on_line& on_line : uses) names_.insert(on_line.name);
+  }
+}
+
+const std::string& shared_use_lookup::canonical(std::string_view marker_file) {
+  auto [it, fresh] = canonical_.try_emplace(std::string(marker_file));
+  if (fresh) {
+    // The marker writes the name as a string literal's contents.
+    std::string path;
+    for (std::size_t i = 0; i < marker_file.size(); ++i) {
+      if (marker_file[i] == '\\' && i + 1 < marker_file.size()) ++i;
+      path += marker_file[i];
+    }
+    it->second = canonical_source_path(path);
+  }
+  return it->second;
+}
+
+bool shared_use_lookup::declaration_marked(std::string_view marker_file, unsigned long line, std::string_view name) {
+  if (marks_.declarations.empty()) return false;
+  return marks_.declarations.contains({canonical(marker_file), static_cast<unsigned>(line), std::string(name)});
+}
+
+bool shared_use_lookup::is_use(std::string_view marker_file, unsigned long line, std::string_view line_text,
+                               std::size_t at, std::string_view name) {
+  const auto found = marks_.lines.find({canonical(marker_file), static_cast<unsigned>(line)});
+  if (found == marks_.lines.end()) return false;
+  for (const shared_uses_on_line& on_line : found->second) {
+    if (on_line.name != name) continue;
+    const auto [before, all] = count_identifier(line_text, at, name);
+    // A macro expanded on the line changed what is there: no marks.
+    if (all != on_line.occurrences) return false;
+    return std::find(on_line.uses.begin(), on_line.uses.end(), before) != on_line.uses.end();
+  }
+  return false;
+}
+
+std::pair<unsigned, unsigned> count_identifier(std::string_view line_text, std::size_t at, std::string_view name) {
+  unsigned before = 0, all = 0;
+  for (std::size_t i = 0; i < line_text.size();) {
+    const char c = line_text[i];
+    if (opens_literal(line_text, i)) {
+      i = literal_end(line_text, i);
+      continue;
+    }
+    if (!is_ident_char(c)) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < line_text.size() && is_ident_char(line_text[end])) ++end;
+    // A number's letters (0x1f, 1e5) are not identifiers.
+    if (!std::isdigit(static_cast<unsigned char>(c)) && line_text.substr(i, end - i) == name) {
+      ++all;
+      if (i < at) ++before;
+    }
+    i = end;
+  }
+  return {before, all};
+}
+
+}  // namespace cusim::cc

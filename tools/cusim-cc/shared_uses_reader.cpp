@@ -1,0 +1,242 @@
+// clang's side of the __shared__ uses (shared_uses_reader.hpp).
+#include "shared_uses_reader.hpp"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "facts_files.hpp"
+
+namespace cusim::cc {
+
+namespace {
+
+using namespace clang;
+
+// Where one use is written: the file and line the preprocessor names it by
+// (#line included), and where it physically is, to count its occurrence.
+struct placed_use {
+  FileID file;
+  unsigned physical_line;
+  unsigned column;
+  std::string presumed_file;
+  unsigned presumed_line;
+};
+
+struct shared_variable {
+  std::string name;
+  bool placeable = true;  // every declaration and use is written where the rewriter sees it
+  // Declared in a function: it needs the view only where the rewriter's
+  // reference cannot be right (shared_uses.hpp): `goto` or `case` may jump
+  // past it, or a lambda without a capture default names it.
+  const FunctionDecl* function = nullptr;
+  bool needs_view = false;
+  std::vector<std::pair<std::string, unsigned>> declarations;  // (file, line of the __shared__ keyword)
+  std::vector<placed_use> uses;
+};
+
+// The uses in the code as written: template patterns, not instantiations
+// (whose uses are the pattern's).
+class shared_use_finder : public RecursiveASTVisitor<shared_use_finder> {
+ public:
+  shared_use_finder(const SourceManager& sources, const std::vector<std::string>& own_dirs)
+      : sources_(sources), own_dirs_(own_dirs) {}
+
+  bool VisitVarDecl(VarDecl* declaration) {
+    shared_variable* variable = variable_of(declaration);
+    if (variable == nullptr) return true;
+    // The name written in the file: the rewriter reads the declaration
+    // where the preprocessor put it, which a macro's body would hide.
+    if (!declaration->getLocation().isFileID()) {
+      variable->placeable = false;
+      return true;
+    }
+    if (const auto* function = dyn_cast_or_null<FunctionDecl>(declaration->getParentFunctionOrMethod())) {
+      variable->function = function;
+      variable->needs_view |= switches_ > 0;
+    }
+    const CUDASharedAttr* keyword = declaration->getAttr<CUDASharedAttr>();
+    const SourceLocation where = keyword->isInherited() || keyword->getLocation().isInvalid()
+                                     ? declaration->getLocation()
+                                     : sources_.getExpansionLoc(keyword->getLocation());
+    const PresumedLoc at = sources_.getPresumedLoc(where);
+    if (at.isInvalid()) {
+      variable->placeable = false;
+      return true;
+    }
+    variable->declarations.emplace_back(canonical_source_path(at.getFilename()), at.getLine());
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr* reference) {
+    shared_variable* variable = variable_of(reference->getDecl());
+    if (variable == nullptr) return true;
+    // A macro's argument is written at the invocation; its body is not
+    // the user's line (and serves every expansion).
+    SourceLocation location = reference->getLocation();
+    while (location.isMacroID()) {
+      if (!sources_.isMacroArgExpansion(location)) {
+        variable->placeable = false;
+        return true;
+      }
+      location = sources_.getImmediateSpellingLoc(location);
+    }
+    const PresumedLoc at = sources_.getPresumedLoc(location);
+    if (at.isInvalid() || library_file(sources_.getFilename(location), sources_.getFileCharacteristic(location), own_dirs_)) {
+      variable->placeable = false;
+      return true;
+    }
+    for (const LambdaExpr* lambda : lambdas_) {
+      const bool declared_inside = reference->getDecl()->getDeclContext() == lambda->getCallOperator();
+      if (lambda->getCaptureDefault() == LCD_None && !declared_inside) variable->needs_view = true;
+    }
+    const auto [file, offset] = sources_.getDecomposedLoc(location);
+    variable->uses.push_back({file, sources_.getLineNumber(file, offset), sources_.getColumnNumber(file, offset),
+                              canonical_source_path(at.getFilename()), at.getLine()});
+    return true;
+  }
+
+  // A capture names the variable without a use to mark, and a static
+  // cannot be captured.
+  bool TraverseLambdaExpr(LambdaExpr* lambda) {
+    for (const LambdaCapture& capture : lambda->explicit_captures()) {
+      if (!capture.capturesVariable()) continue;
+      if (shared_variable* variable = variable_of(capture.getCapturedVar())) variable->placeable = false;
+    }
+    lambdas_.push_back(lambda);
+    const bool more = RecursiveASTVisitor::TraverseLambdaExpr(lambda);
+    lambdas_.pop_back();
+    return more;
+  }
+  bool TraverseSwitchStmt(SwitchStmt* statement) {
+    ++switches_;
+    const bool more = RecursiveASTVisitor::TraverseSwitchStmt(statement);
+    --switches_;
+    return more;
+  }
+
+  std::map<const Decl*, shared_variable> variables;
+
+ private:
+  shared_variable* variable_of(const ValueDecl* declaration) {
+    const auto* variable = dyn_cast_or_null<VarDecl>(declaration);
+    if (variable == nullptr || !variable->hasAttr<CUDASharedAttr>()) return nullptr;
+    if (declared_in_library(sources_, variable->getLocation(), own_dirs_)) return nullptr;
+    shared_variable& found = variables[variable->getCanonicalDecl()];
+    found.name = variable->getName().str();
+    return &found;
+  }
+
+  const SourceManager& sources_;
+  const std::vector<std::string>& own_dirs_;
+  std::vector<const LambdaExpr*> lambdas_;  // around the node being visited
+  int switches_ = 0;                        // switch statements around it
+};
+
+// Whether a function's body jumps by `goto` (or computed goto).
+class jump_finder : public RecursiveASTVisitor<jump_finder> {
+ public:
+  bool VisitGotoStmt(GotoStmt*) { return !(found = true); }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt*) { return !(found = true); }
+  bool found = false;
+};
+
+bool jumps_by_goto(const FunctionDecl* function, std::map<const FunctionDecl*, bool>& known) {
+  auto [it, fresh] = known.try_emplace(function, false);
+  if (fresh && function->getBody() != nullptr) {
+    jump_finder finder;
+    finder.TraverseStmt(function->getBody());
+    it->second = finder.found;
+  }
+  return it->second;
+}
+
+// The columns of the identifiers spelt as one of `names` in one file, by
+// physical line: the raw tokens, as the host compiler's preprocessor sees
+// them before expanding anything (comments and literals are not identifiers).
+class identifier_columns {
+ public:
+  identifier_columns(const SourceManager& sources, const LangOptions& language) : sources_(sources), language_(language) {}
+
+  // The columns of `name` on `line` of `file`, left to right.
+  const std::vector<unsigned>& on_line(FileID file, unsigned line, const std::string& name) {
+    auto [it, fresh] = files_.try_emplace(file);
+    if (fresh) read(file, it->second);
+    static const std::vector<unsigned> none;
+    const auto found = it->second.find({line, name});
+    return found == it->second.end() ? none : found->second;
+  }
+
+ private:
+  using by_line_and_name = std::map<std::pair<unsigned, std::string>, std::vector<unsigned>>;
+
+  void read(FileID file, by_line_and_name& out) const {
+    const llvm::Optional<llvm::MemoryBufferRef> buffer = sources_.getBufferOrNone(file);
+    if (!buffer) return;
+    Lexer lexer(sources_.getLocForStartOfFile(file), language_, buffer->getBufferStart(), buffer->getBufferStart(),
+                buffer->getBufferEnd());
+    Token token;
+    while (!lexer.LexFromRawLexer(token)) {
+      if (!token.is(tok::raw_identifier)) continue;
+      const unsigned offset = sources_.getFileOffset(token.getLocation());
+      out[{sources_.getLineNumber(file, offset), token.getRawIdentifier().str()}].push_back(
+          sources_.getColumnNumber(file, offset));
+    }
+  }
+
+  const SourceManager& sources_;
+  const LangOptions& language_;
+  std::map<FileID, by_line_and_name> files_;
+};
+
+}  // namespace
+
+shared_use_marks read_shared_uses(ASTContext& context, const std::vector<std::string>& own_dirs) {
+  const SourceManager& sources = context.getSourceManager();
+  shared_use_finder finder(sources, own_dirs);
+  finder.TraverseDecl(context.getTranslationUnitDecl());
+  identifier_columns columns(sources, context.getLangOpts());
+  shared_use_marks marks;
+  std::map<const FunctionDecl*, bool> jumps;
+  for (auto& [declaration, variable] : finder.variables) {
+    if (!variable.placeable || variable.declarations.empty()) continue;
+    // In a function, the rewriter's reference keeps a use as cheap as a
+    // local's: the view only where the reference is wrong.
+    if (variable.function != nullptr && !variable.needs_view && !jumps_by_goto(variable.function, jumps)) continue;
+    // Each use as the n-th of the name's occurrences on its line.
+    std::map<std::pair<std::string, unsigned>, shared_uses_on_line> lines;
+    bool placed = true;
+    for (const placed_use& use : variable.uses) {
+      const std::vector<unsigned>& on_line = columns.on_line(use.file, use.physical_line, variable.name);
+      const auto found = std::find(on_line.begin(), on_line.end(), use.column);
+      if (found == on_line.end()) {
+        placed = false;
+        break;
+      }
+      shared_uses_on_line& line = lines[{use.presumed_file, use.presumed_line}];
+      line.name = variable.name;
+      line.occurrences = static_cast<unsigned>(on_line.size());
+      line.uses.push_back(static_cast<unsigned>(found - on_line.begin()));
+    }
+    if (!placed) continue;
+    for (const auto& [file, line] : variable.declarations) marks.declarations.emplace(file, line, variable.name);
+    for (auto& [where, line] : lines) {
+      // Two variables of one name on one line (two functions'): one list.
+      std::vector<shared_uses_on_line>& on_line = marks.lines[where];
+      const auto same = std::find_if(on_line.begin(), on_line.end(),
+                                     [&](const shared_uses_on_line& other) { return other.name == line.name; });
+      if (same == on_line.end()) on_line.push_back(std::move(line));
+      else same->uses.insert(same->uses.end(), line.uses.begin(), line.uses.end());
+    }
+  }
+  return marks;
+}
+
+}  // namespace cusim::cc
