@@ -1,5 +1,5 @@
 // What clang's front end adds to the rewrite of __shared__ variables
-// (tools/cusim-cc/shared_uses.hpp): each use becomes the block's array itself
+// (tools/cusim-cc/front_end_marks.hpp): each use becomes the block's array itself
 // (`name.get()`) and a function-scope declaration a constant static view, so
 // that the shapes the rewriter alone cannot give their GPU meaning build and
 // run. shared.cu has what the rewriter makes of them without clang's marks.

@@ -33,7 +33,7 @@
 #include "facts_diagnostics.hpp"
 #include "facts_files.hpp"
 #include "facts_source.hpp"
-#include "shared_uses_reader.hpp"
+#include "front_end_marks_reader.hpp"
 #include "ptx/ptx_program.hpp"
 
 namespace cusim::cc {
@@ -288,7 +288,7 @@ class facts_consumer : public SemaConsumer {
       out_.kernels.push_back(std::move(fact));
     }
     // A forgiven error may have cost the tree a use: then no marks at all.
-    if (diagnostics_.forgiven().empty()) out_.shared_uses = read_shared_uses(context, own_dirs_);
+    if (diagnostics_.forgiven().empty()) out_.marks = read_front_end_marks(context, own_dirs_);
     out_.parsed = true;
   }
 
@@ -525,7 +525,7 @@ kernel_facts parse_for_facts(const std::string& source, const std::vector<std::s
   if (!ran || errors.getNumErrors() > 0) {
     facts.parsed = false;
     facts.kernels.clear();
-    facts.shared_uses = {};
+    facts.marks = {};
     facts.first_error = errors.first_error();
   }
   return facts;

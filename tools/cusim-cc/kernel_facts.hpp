@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "shared_uses.hpp"
+#include "front_end_marks.hpp"
 
 namespace cusim::cc {
 
@@ -50,8 +50,8 @@ struct kernel_facts {
   bool parsed = false;             // false: clang could not parse the file; no facts
   std::string first_error;         // then, clang's first error (file:line:col: message)
   std::vector<kernel_fact> kernels;
-  // Where the user's __shared__ variables are used (shared_uses.hpp).
-  shared_use_marks shared_uses;
+  // What the rewriter needs of the AST: __shared__ uses, launch callees (front_end_marks.hpp).
+  front_end_marks marks;
 };
 
 // Whether this cusim-cc was built with clang's libraries.

@@ -17,7 +17,7 @@
 #include "kernel_facts.hpp"
 #include "options.hpp"
 #include "rewrite.hpp"
-#include "shared_uses.hpp"
+#include "front_end_marks.hpp"
 #include "settings.hpp"
 #include "source_excerpt.hpp"
 #include "toolchain.hpp"
@@ -199,19 +199,7 @@ class driver {
 
     std::string output;
     try {
-      bool marks_would_matter = false;
-      output = rewrite_translation_unit(source, nullptr, &marks_would_matter);
-      // Where clang's marks of the __shared__ variables' uses could change
-      // the text (shared_uses.hpp), they are waited for and the text
-      // rewritten with them; clang parses longer than the host compiler
-      // preprocesses, so most files do not wait.
-      if (marks_would_matter) {
-        notice(o_, "rewriting again with clang's marks of __shared__ uses");
-        if (const kernel_facts* parsed = facts_if_parsed(facts); parsed != nullptr && !parsed->shared_uses.declarations.empty()) {
-          shared_use_lookup shared_uses(parsed->shared_uses);
-          output = rewrite_translation_unit(source, &shared_uses);
-        }
-      }
+      output = rewrite_with_marks(source, facts);
     } catch (const rewrite_error& e) {
       const std::string file = e.file.empty() ? input.string() : e.file;
       std::cerr << file << ':' << e.line << ':' << e.column << ": error: " << e.what() << '\n'
@@ -308,6 +296,30 @@ class driver {
     std::promise<kernel_facts> none;
     none.set_value({});
     return none.get_future();
+  }
+
+  // The rewrite (rewrite.hpp), with clang's marks (front_end_marks.hpp)
+  // where they could change it or where the rewriter alone failed: they are
+  // then waited for and the text rewritten again. clang parses longer than
+  // the host compiler preprocesses, so most files do not wait.
+  std::string rewrite_with_marks(const std::string& source, const std::shared_future<kernel_facts>& facts) const {
+    bool marks_would_matter = false;
+    std::string output;
+    try {
+      output = rewrite_translation_unit(source, nullptr, &marks_would_matter);
+    } catch (const rewrite_error&) {
+      const kernel_facts* parsed = facts_if_parsed(facts);
+      if (parsed == nullptr || parsed->marks.launch_callees.empty()) throw;
+      notice(o_, "rewriting again with the launches clang read");
+      front_end_lookup marks(parsed->marks);
+      return rewrite_translation_unit(source, &marks);
+    }
+    if (!marks_would_matter) return output;
+    const kernel_facts* parsed = facts_if_parsed(facts);
+    if (parsed == nullptr || parsed->marks.empty()) return output;
+    notice(o_, "rewriting again with clang's marks of __shared__ uses and launches");
+    front_end_lookup marks(parsed->marks);
+    return rewrite_translation_unit(source, &marks);
   }
 
   // clang's facts, once it has them; null where it could not parse the file

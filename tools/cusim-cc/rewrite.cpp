@@ -4,13 +4,14 @@
 #include <cctype>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <vector>
 
 #include "inline_asm.hpp"
 #include "lambda_captures.hpp"
-#include "shared_uses.hpp"
+#include "front_end_marks.hpp"
 #include "text_scan.hpp"
 
 namespace cusim::cc {
@@ -40,7 +41,7 @@ std::size_t find_at_top_level(const std::string& text, std::size_t from, std::st
 // to skip string and character literals and to track bracket nesting.
 class rewriter {
  public:
-  rewriter(const std::string& src, shared_use_lookup* shared_uses) : src_(src), shared_uses_(shared_uses) {}
+  rewriter(const std::string& src, front_end_lookup* shared_uses) : src_(src), marks_(shared_uses) {}
 
   std::string run() {
     try {
@@ -51,10 +52,11 @@ class rewriter {
     }
     return std::move(out_);
   }
-  // Whether the text holds what clang's marks of __shared__ uses would
-  // change (shared_uses.hpp): a namespace-scope variable, one in a function
-  // with a goto or switch, one a lambda names. A superset of what clang
-  // marks, so that without any of them the marks need not be waited for.
+  // Whether the text holds what clang's marks would change
+  // (front_end_marks.hpp): a namespace-scope __shared__ variable, one in a
+  // function with a goto or switch, one a lambda names, a launch whose
+  // callee looks like a call. A superset of what the marks change, so that
+  // without any of them they need not be waited for.
   bool marks_would_matter() const { return marks_would_matter_; }
 
  private:
@@ -109,7 +111,7 @@ class rewriter {
         } else if (word == bounds_marker) {
           take_marker_arguments(bounds_marker, pending_launch_bounds_);
         } else if (is_marked_shared_use(word)) {
-          // The block's array itself (shared_uses.hpp).
+          // The block's array itself (front_end_marks.hpp).
           out_.append(word);
           out_ += ".get()";
           pos_ += word.size();
@@ -276,7 +278,7 @@ class rewriter {
   // Whether `word` at pos_ is a use, by clang's marks, of a __shared__
   // variable this rewriter made a view (emit_shared).
   bool is_marked_shared_use(std::string_view word) {
-    if (shared_uses_ == nullptr || !shared_uses_->may_be_use(word)) return false;
+    if (marks_ == nullptr || !marks_->may_be_use(word)) return false;
     const bool view = namespace_views_.contains(std::string(word)) ||
                       std::any_of(scopes_.begin(), scopes_.end(), [&](const scope& s) {
                         return std::find(s.shared_views.begin(), s.shared_views.end(), word) != s.shared_views.end();
@@ -284,7 +286,7 @@ class rewriter {
     if (!view) return false;
     const std::size_t line_start = pos_ == 0 ? 0 : src_.rfind('\n', pos_ - 1) + 1;  // npos + 1 == 0
     const std::size_t line_end = std::min(src_.find('\n', pos_), src_.size());
-    return shared_uses_->is_use(marker_file_name(), current_line(),
+    return marks_->is_use(marker_file_name(), current_line(),
                                 std::string_view(src_).substr(line_start, line_end - line_start), pos_ - line_start, word);
   }
   // The file the last line marker names, as it spells it.
@@ -368,6 +370,24 @@ class rewriter {
       return i;
     }
   }
+  // Where the callee clang read for this launch (front_end_marks.hpp)
+  // starts in out_, if out_ ends with it (blanks aside).
+  std::optional<std::size_t> marked_callee_start() {
+    if (marks_ == nullptr) return std::nullopt;
+    const std::size_t line_start = pos_ == 0 ? 0 : src_.rfind('\n', pos_ - 1) + 1;  // npos + 1 == 0
+    std::size_t ordinal = 0;
+    for (std::size_t at = src_.find("<<<", line_start); at < pos_; at = src_.find("<<<", at + 3)) ++ordinal;
+    const std::string_view text = marks_->launch_callee(marker_file_name(), current_line(), ordinal);
+    std::size_t i = out_.size();
+    for (std::size_t j = text.size(); j > 0; --j) {
+      if (std::isspace(static_cast<unsigned char>(text[j - 1]))) continue;
+      while (i > launch_end_ && std::isspace(static_cast<unsigned char>(out_[i - 1]))) --i;
+      if (i == launch_end_ || out_[i - 1] != text[j - 1]) return std::nullopt;
+      --i;
+    }
+    if (text.empty()) return std::nullopt;
+    return i;
+  }
   // Where the bracket group that ends just before `end` in out_ opens.
   std::size_t opening_of(std::size_t end, char open, char close) const {
     int depth = 0;
@@ -393,7 +413,20 @@ class rewriter {
   }
 
   void rewrite_launch() {
-    const std::size_t start = callee_start();
+    std::size_t start = 0;
+    if (const std::optional<std::size_t> marked = marked_callee_start()) {
+      start = *marked;
+    } else {
+      start = callee_start();
+      // `(...)` right after a name or a bracket: a call's arguments, not a
+      // parenthesized kernel expression; only clang knows where the callee starts.
+      std::size_t before = start;
+      while (before > launch_end_ && std::isspace(static_cast<unsigned char>(out_[before - 1]))) --before;
+      if (out_[start] == '(' && before > launch_end_ &&
+          (is_ident_char(out_[before - 1]) || std::strchr(")]>}", out_[before - 1]) != nullptr)) {
+        marks_would_matter_ = true;
+      }
+    }
     // The replacement repeats the callee (its name, the deduced form): a
     // callee holding an earlier launch's replacement, as in
     // `(k<<<1, 1>>>(x))<<<1, 1>>>(y)`, doubled the output at each level.
@@ -414,8 +447,11 @@ class rewriter {
     if (config.find_first_not_of(" \t\n") == std::string::npos) {
       throw rewrite_error("the kernel launch '" + callee + "<<<>>>' has no configuration (grid and block)");
     }
-    std::string name;  // for reports: the callee without template arguments, as a string literal's text
-    for (char c : callee.substr(0, callee.find('<'))) {
+    // For reports: the callee without template arguments (a call, as written),
+    // as a string literal's text.
+    std::string name;
+    const bool call = callee.back() == ')' && callee.front() != '(';  // not a parenthesized kernel expression
+    for (char c : call ? callee : callee.substr(0, callee.find('<'))) {
       if (c == '"' || c == '\\') name += '\\';
       name += c;
     }
@@ -1065,7 +1101,7 @@ class rewriter {
 
   // With clang's marks on every use of a function-scope variable, it is a
   // constant static view like one at namespace scope, and each use is made
-  // the block's array (shared_uses.hpp); without them, a reference (or
+  // the block's array (front_end_marks.hpp); without them, a reference (or
   // pointer) to the block's memory.
   void emit_shared(std::string decl, bool is_extern, unsigned long line) {
     const std::string alignment = take_alignment(decl);
@@ -1073,7 +1109,7 @@ class rewriter {
     const std::string base = split_declarators(decl, declarators);
     for (const declarator& d : declarators) {
       const bool uses_marked =
-          shared_uses_ != nullptr && shared_uses_->declaration_marked(marker_file_name(), line, d.name);
+          marks_ != nullptr && marks_->declaration_marked(marker_file_name(), line, d.name);
       if (!in_function()) {
         namespace_views_.insert(d.name);
         marks_would_matter_ = true;
@@ -1130,7 +1166,7 @@ class rewriter {
   }
 
   const std::string& src_;
-  shared_use_lookup* shared_uses_;  // clang's marks, or none
+  front_end_lookup* marks_;  // clang's marks, or none
   // Whether clang's marks could change the text (rewrite_translation_unit).
   bool marks_would_matter_ = false;
   std::set<std::string, std::less<>> namespace_views_;  // __shared__ variables at namespace scope
@@ -1182,9 +1218,9 @@ class rewriter {
 
 }  // namespace
 
-std::string rewrite_translation_unit(const std::string& source, shared_use_lookup* shared_uses,
+std::string rewrite_translation_unit(const std::string& source, front_end_lookup* marks,
                                      bool* marks_would_matter) {
-  rewriter pass(source, shared_uses);
+  rewriter pass(source, marks);
   std::string text = pass.run();
   if (marks_would_matter != nullptr) *marks_would_matter = pass.marks_would_matter();
   return text;

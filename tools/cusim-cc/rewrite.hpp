@@ -25,13 +25,13 @@ struct rewrite_error : std::runtime_error {
   unsigned long column;
 };
 
-class shared_use_lookup;
+class front_end_lookup;
 
-// `shared_uses`: where clang found the uses of __shared__ variables
-// (shared_uses.hpp), or null. `marks_would_matter`: set to whether such
-// marks could change the text (without them: whether they are worth
-// waiting for).
-std::string rewrite_translation_unit(const std::string& source, shared_use_lookup* shared_uses = nullptr,
+// `marks`: what clang's AST says of the uses of __shared__ variables and of
+// launch callees (front_end_marks.hpp), or null. `marks_would_matter`: set
+// to whether such marks could change the text (without them: whether they
+// are worth waiting for).
+std::string rewrite_translation_unit(const std::string& source, front_end_lookup* marks = nullptr,
                                      bool* marks_would_matter = nullptr);
 
 }  // namespace cusim::cc

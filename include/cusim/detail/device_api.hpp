@@ -93,7 +93,7 @@ long long wall_clock_nanoseconds();
 
 // What cusim-cc makes of `extern __shared__ T name[];`: converts to a T*
 // into the running block's dynamic shared memory wherever it is used. Where
-// clang marked the uses (tools/cusim-cc/shared_uses.hpp), each is `get()`:
+// clang marked the uses (tools/cusim-cc/front_end_marks.hpp), each is `get()`:
 // the array of unknown bound itself, which is what the name is on a GPU.
 template <class T>
 struct dynamic_shared_array {

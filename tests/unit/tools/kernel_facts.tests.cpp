@@ -10,7 +10,7 @@
 
 #include "facts_source.hpp"
 #include "kernel_facts.hpp"
-#include "shared_uses.hpp"
+#include "front_end_marks.hpp"
 
 using cusim::cc::kernel_fact;
 using cusim::cc::kernel_facts;
@@ -388,7 +388,7 @@ __global__ void k(T* out) {
   std::string path;
   const kernel_facts facts = facts_of(code, &path);
   REQUIRE(facts.parsed);
-  const auto& marks = facts.shared_uses;
+  const auto& marks = facts.marks;
   CHECK(marks.declarations.contains({path, line_of(code, "T tile[32]"), "tile"}));
   CHECK(marks.declarations.contains({path, line_of(code, "int table[4]"), "table"}));
   CHECK(marks.declarations.contains({path, line_of(code, "int in_switch"), "in_switch"}));
@@ -418,12 +418,12 @@ TEST_CASE("cusim-cc front end: the rewriter finds a marked use by counting the n
   const std::string line = R"(s[i] = "s" + 's' + 0x5s + s_2 + s;)";
   CHECK(count_identifier(line, 0, "s") == std::pair<unsigned, unsigned>{0, 2});
   CHECK(count_identifier(line, line.rfind("s;"), "s") == std::pair<unsigned, unsigned>{1, 2});
-  cusim::cc::shared_use_marks marks;
+  cusim::cc::front_end_marks marks;
   const std::string file = cusim::cc::canonical_source_path("/tmp/./dir/../k.cu");
   CHECK(file == "/tmp/k.cu");
   marks.lines[{file, 7}].push_back({"s", 2, {1}});
   marks.declarations.insert({file, 3, "s"});
-  cusim::cc::shared_use_lookup lookup(marks);
+  cusim::cc::front_end_lookup lookup(marks);
   CHECK(lookup.may_be_use("s"));
   CHECK_FALSE(lookup.may_be_use("t"));
   CHECK(lookup.declaration_marked("/tmp/k.cu", 3, "s"));
@@ -432,4 +432,27 @@ TEST_CASE("cusim-cc front end: the rewriter finds a marked use by counting the n
   CHECK_FALSE(lookup.is_use("/tmp/k.cu", 7, line, 0, "s"));
   // A macro on the line added an occurrence: the counts differ, no marks.
   CHECK_FALSE(lookup.is_use("/tmp/k.cu", 7, "s[0] + s + s;", 11, "s"));
+}
+
+TEST_CASE("cusim-cc front end: each launch's callee, by the n-th <<< of its line",
+          "[tools][kernel_facts][launch_callees][quick]") {
+  if (!cusim::cc::kernel_facts_available()) return;
+  const std::string code = R"(
+__global__ void k(int* p) {}
+using kernel_pointer = void (*)(int*);
+kernel_pointer pick(int i) { return k; }
+#define LAUNCH(f) f<<<1, 1>>>(nullptr)
+void host() {
+  pick(1)<<<1, 1>>>(nullptr); k<<<2, 2>>>(nullptr); // two
+  LAUNCH(k); // macro
+}
+)";
+  std::string path;
+  const kernel_facts facts = facts_of(code, &path);
+  REQUIRE(facts.parsed);
+  const auto two = facts.marks.launch_callees.find({path, line_of(code, "// two")});
+  REQUIRE(two != facts.marks.launch_callees.end());
+  CHECK(two->second == std::vector<std::string>{"pick(1)", "k"});
+  // One a macro's body writes: the rewriter reads the expansion alone.
+  CHECK_FALSE(facts.marks.launch_callees.contains({path, line_of(code, "// macro")}));
 }

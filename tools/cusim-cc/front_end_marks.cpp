@@ -1,5 +1,5 @@
-// The rewriter's side of clang's __shared__ uses (shared_uses.hpp).
-#include "shared_uses.hpp"
+// The rewriter's side of clang's marks (front_end_marks.hpp).
+#include "front_end_marks.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -17,13 +17,13 @@ std::string canonical_source_path(std::string_view path) {
   return canonical.string();
 }
 
-shared_use_lookup::shared_use_lookup(const shared_use_marks& marks) : marks_(marks) {
+front_end_lookup::front_end_lookup(const front_end_marks& marks) : marks_(marks) {
   for (const auto& [line, uses] : marks.lines) {
     for (const shared_uses_on_line& on_line : uses) names_.insert(on_line.name);
   }
 }
 
-const std::string& shared_use_lookup::canonical(std::string_view marker_file) {
+const std::string& front_end_lookup::canonical(std::string_view marker_file) {
   auto [it, fresh] = canonical_.try_emplace(std::string(marker_file));
   if (fresh) {
     // The marker writes the name as a string literal's contents.
@@ -37,12 +37,12 @@ const std::string& shared_use_lookup::canonical(std::string_view marker_file) {
   return it->second;
 }
 
-bool shared_use_lookup::declaration_marked(std::string_view marker_file, unsigned long line, std::string_view name) {
+bool front_end_lookup::declaration_marked(std::string_view marker_file, unsigned long line, std::string_view name) {
   if (marks_.declarations.empty()) return false;
   return marks_.declarations.contains({canonical(marker_file), static_cast<unsigned>(line), std::string(name)});
 }
 
-bool shared_use_lookup::is_use(std::string_view marker_file, unsigned long line, std::string_view line_text,
+bool front_end_lookup::is_use(std::string_view marker_file, unsigned long line, std::string_view line_text,
                                std::size_t at, std::string_view name) {
   const auto found = marks_.lines.find({canonical(marker_file), static_cast<unsigned>(line)});
   if (found == marks_.lines.end()) return false;
@@ -54,6 +54,14 @@ bool shared_use_lookup::is_use(std::string_view marker_file, unsigned long line,
     return std::find(on_line.uses.begin(), on_line.uses.end(), before) != on_line.uses.end();
   }
   return false;
+}
+
+std::string_view front_end_lookup::launch_callee(std::string_view marker_file, unsigned long line,
+                                                std::size_t ordinal) {
+  if (marks_.launch_callees.empty()) return {};
+  const auto found = marks_.launch_callees.find({canonical(marker_file), static_cast<unsigned>(line)});
+  if (found == marks_.launch_callees.end() || ordinal >= found->second.size()) return {};
+  return found->second[ordinal];
 }
 
 std::pair<unsigned, unsigned> count_identifier(std::string_view line_text, std::size_t at, std::string_view name) {

@@ -1,5 +1,6 @@
-// clang's side of the __shared__ uses (shared_uses_reader.hpp).
-#include "shared_uses_reader.hpp"
+// clang's side of the front end's marks (front_end_marks_reader.hpp): the
+// uses of __shared__ variables, and the callees of launches.
+#include "front_end_marks_reader.hpp"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
@@ -34,7 +35,7 @@ struct shared_variable {
   std::string name;
   bool placeable = true;  // every declaration and use is written where the rewriter sees it
   // Declared in a function: it needs the view only where the rewriter's
-  // reference cannot be right (shared_uses.hpp): `goto` or `case` may jump
+  // reference cannot be right (front_end_marks.hpp): `goto` or `case` may jump
   // past it, or a lambda without a capture default names it.
   const FunctionDecl* function = nullptr;
   bool needs_view = false;
@@ -44,10 +45,10 @@ struct shared_variable {
 
 // The uses in the code as written: template patterns, not instantiations
 // (whose uses are the pattern's).
-class shared_use_finder : public RecursiveASTVisitor<shared_use_finder> {
+class marks_finder : public RecursiveASTVisitor<marks_finder> {
  public:
-  shared_use_finder(const SourceManager& sources, const std::vector<std::string>& own_dirs)
-      : sources_(sources), own_dirs_(own_dirs) {}
+  marks_finder(const SourceManager& sources, const LangOptions& language, const std::vector<std::string>& own_dirs)
+      : sources_(sources), language_(language), own_dirs_(own_dirs) {}
 
   bool VisitVarDecl(VarDecl* declaration) {
     shared_variable* variable = variable_of(declaration);
@@ -122,7 +123,31 @@ class shared_use_finder : public RecursiveASTVisitor<shared_use_finder> {
     return more;
   }
 
+  // A launch whose kernel expression and `<<<` are written in the user's
+  // file, outside macros: its callee's text, and where its `<<<` is.
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr* launch) {
+    const Expr* callee = launch->getCallee();
+    if (callee == nullptr) return true;
+    const SourceLocation begin = callee->getBeginLoc(), end = callee->getEndLoc();
+    if (!begin.isFileID() || !end.isFileID() || sources_.getFileID(begin) != sources_.getFileID(end)) return true;
+    if (library_file(sources_.getFilename(begin), sources_.getFileCharacteristic(begin), own_dirs_)) return true;
+    const llvm::Optional<Token> next = Lexer::findNextToken(end, sources_, language_);
+    if (!next || !next->is(tok::lesslessless)) return true;
+    const PresumedLoc at = sources_.getPresumedLoc(next->getLocation());
+    if (at.isInvalid()) return true;
+    const auto [file, offset] = sources_.getDecomposedLoc(next->getLocation());
+    launches.push_back({Lexer::getSourceText(CharSourceRange::getTokenRange(begin, end), sources_, language_).str(),
+                        {file, sources_.getLineNumber(file, offset), sources_.getColumnNumber(file, offset),
+                         canonical_source_path(at.getFilename()), at.getLine()}});
+    return true;
+  }
+
   std::map<const Decl*, shared_variable> variables;
+  struct launch_callee {
+    std::string text;
+    placed_use launch;  // where its `<<<` is
+  };
+  std::vector<launch_callee> launches;
 
  private:
   shared_variable* variable_of(const ValueDecl* declaration) {
@@ -135,6 +160,7 @@ class shared_use_finder : public RecursiveASTVisitor<shared_use_finder> {
   }
 
   const SourceManager& sources_;
+  const LangOptions& language_;
   const std::vector<std::string>& own_dirs_;
   std::vector<const LambdaExpr*> lambdas_;  // around the node being visited
   int switches_ = 0;                        // switch statements around it
@@ -158,14 +184,14 @@ bool jumps_by_goto(const FunctionDecl* function, std::map<const FunctionDecl*, b
   return it->second;
 }
 
-// The columns of the identifiers spelt as one of `names` in one file, by
+// The columns of each identifier, and of each `<<<`, in a file, by
 // physical line: the raw tokens, as the host compiler's preprocessor sees
 // them before expanding anything (comments and literals are not identifiers).
-class identifier_columns {
+class token_columns {
  public:
-  identifier_columns(const SourceManager& sources, const LangOptions& language) : sources_(sources), language_(language) {}
+  token_columns(const SourceManager& sources, const LangOptions& language) : sources_(sources), language_(language) {}
 
-  // The columns of `name` on `line` of `file`, left to right.
+  // The columns of `name` (or "<<<") on `line` of `file`, left to right.
   const std::vector<unsigned>& on_line(FileID file, unsigned line, const std::string& name) {
     auto [it, fresh] = files_.try_emplace(file);
     if (fresh) read(file, it->second);
@@ -184,9 +210,10 @@ class identifier_columns {
                 buffer->getBufferEnd());
     Token token;
     while (!lexer.LexFromRawLexer(token)) {
-      if (!token.is(tok::raw_identifier)) continue;
+      const bool launch = token.is(tok::lesslessless);
+      if (!token.is(tok::raw_identifier) && !launch) continue;
       const unsigned offset = sources_.getFileOffset(token.getLocation());
-      out[{sources_.getLineNumber(file, offset), token.getRawIdentifier().str()}].push_back(
+      out[{sources_.getLineNumber(file, offset), launch ? "<<<" : token.getRawIdentifier().str()}].push_back(
           sources_.getColumnNumber(file, offset));
     }
   }
@@ -198,12 +225,12 @@ class identifier_columns {
 
 }  // namespace
 
-shared_use_marks read_shared_uses(ASTContext& context, const std::vector<std::string>& own_dirs) {
+front_end_marks read_front_end_marks(ASTContext& context, const std::vector<std::string>& own_dirs) {
   const SourceManager& sources = context.getSourceManager();
-  shared_use_finder finder(sources, own_dirs);
+  marks_finder finder(sources, context.getLangOpts(), own_dirs);
   finder.TraverseDecl(context.getTranslationUnitDecl());
-  identifier_columns columns(sources, context.getLangOpts());
-  shared_use_marks marks;
+  token_columns columns(sources, context.getLangOpts());
+  front_end_marks marks;
   std::map<const FunctionDecl*, bool> jumps;
   for (auto& [declaration, variable] : finder.variables) {
     if (!variable.placeable || variable.declarations.empty()) continue;
@@ -235,6 +262,16 @@ shared_use_marks read_shared_uses(ASTContext& context, const std::vector<std::st
       if (same == on_line.end()) on_line.push_back(std::move(line));
       else same->uses.insert(same->uses.end(), line.uses.begin(), line.uses.end());
     }
+  }
+  // Each launch's callee as the n-th `<<<` of its line ("" for one not read).
+  for (const marks_finder::launch_callee& callee : finder.launches) {
+    const placed_use& at = callee.launch;
+    const std::vector<unsigned>& on_line = columns.on_line(at.file, at.physical_line, "<<<");
+    const auto found = std::find(on_line.begin(), on_line.end(), at.column);
+    if (found == on_line.end()) continue;
+    std::vector<std::string>& line = marks.launch_callees[{at.presumed_file, at.presumed_line}];
+    line.resize(std::max(line.size(), on_line.size()));
+    line[static_cast<std::size_t>(found - on_line.begin())] = callee.text;
   }
   return marks;
 }
