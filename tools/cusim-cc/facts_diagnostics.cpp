@@ -7,6 +7,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "facts_files.hpp"
+
 namespace cusim::cc {
 
 using namespace clang;
@@ -33,10 +37,29 @@ bool execution_space_error(unsigned id) {
 
 }  // namespace
 
+// A diagnostic shown to the user: so many errors, each with so many notes.
+constexpr std::size_t shown_errors = 3;
+constexpr std::size_t shown_notes = 4;
+
+std::optional<front_end_diagnostic> facts_diagnostics::in_user_file(const Diagnostic& info, bool is_note) const {
+  if (!info.hasSourceManager() || info.getLocation().isInvalid()) return std::nullopt;
+  const SourceManager& sources = info.getSourceManager();
+  const SourceLocation where = sources.getExpansionLoc(info.getLocation());
+  if (library_file(sources.getFilename(where), sources.getFileCharacteristic(where), own_dirs_)) return std::nullopt;
+  const PresumedLoc at = sources.getPresumedLoc(where);
+  if (at.isInvalid()) return std::nullopt;
+  llvm::SmallString<128> message;
+  info.FormatDiagnostic(message);
+  return front_end_diagnostic{is_note, at.getFilename(), at.getLine(), at.getColumn(), message.str().str()};
+}
+
 void facts_diagnostics::HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) {
   DiagnosticConsumer::HandleDiagnostic(level, info);
   if (level == DiagnosticsEngine::Note) {
     if (pending_.open && info.getID() == diag::note_ovl_candidate_bad_target) pending_.forgivable = true;
+    if (pending_.open && !pending_.in_user_files.empty() && pending_.in_user_files.size() <= shown_notes) {
+      if (auto note = in_user_file(info, true)) pending_.in_user_files.push_back(std::move(*note));
+    }
     return;
   }
   if (level < DiagnosticsEngine::Error) return;
@@ -49,6 +72,8 @@ void facts_diagnostics::HandleDiagnostic(DiagnosticsEngine::Level level, const D
   info.FormatDiagnostic(message);
   pending_.message = message.str().str();
   pending_.location = {};
+  pending_.in_user_files.clear();
+  if (auto error = in_user_file(info, false)) pending_.in_user_files.push_back(std::move(*error));
   if (info.hasSourceManager() && info.getLocation().isValid()) {
     const SourceManager& sources = info.getSourceManager();
     pending_.location = sources.getExpansionLoc(info.getLocation());
@@ -66,6 +91,11 @@ void facts_diagnostics::settle() {
     return;
   }
   if (first_error_.empty()) first_error_ = std::move(pending_.message);
+  const auto errors_kept = std::count_if(user_errors_.begin(), user_errors_.end(),
+                                         [](const front_end_diagnostic& d) { return !d.is_note; });
+  if (static_cast<std::size_t>(errors_kept) < shown_errors) {
+    user_errors_.insert(user_errors_.end(), pending_.in_user_files.begin(), pending_.in_user_files.end());
+  }
 }
 
 }  // namespace cusim::cc

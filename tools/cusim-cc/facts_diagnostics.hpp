@@ -10,18 +10,26 @@
 // kernel, a redeclaration that differs in __host__/__device__. Such an
 // error is forgiven, and the function whose body holds it is treated as
 // doing everything (clang's tree may miss a call there), which is always
-// safe. The first error not forgiven is kept for -v.
+// safe. The first error not forgiven is kept for -v; the errors in the
+// user's own files, with their notes there, for when the host compiler
+// fails too (kernel_facts.hpp's user_errors).
 #pragma once
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/SourceLocation.h>
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "kernel_facts.hpp"
 
 namespace cusim::cc {
 
 class facts_diagnostics : public clang::DiagnosticConsumer {
  public:
+  // `own_dirs`: where cusim's headers are (not the user's files).
+  explicit facts_diagnostics(const std::vector<std::string>& own_dirs) : own_dirs_(own_dirs) {}
+
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override;
   void finish() override { settle(); }
 
@@ -29,6 +37,7 @@ class facts_diagnostics : public clang::DiagnosticConsumer {
   // getNumErrors() counting only the errors not forgiven.
   void settle();
   const std::string& first_error() const { return first_error_; }
+  const std::vector<front_end_diagnostic>& user_errors() const { return user_errors_; }
   // Where the forgiven errors are (expansion locations).
   const std::vector<clang::SourceLocation>& forgiven() const { return forgiven_; }
 
@@ -38,9 +47,15 @@ class facts_diagnostics : public clang::DiagnosticConsumer {
     bool forgivable = false;
     std::string message;
     clang::SourceLocation location;
+    std::vector<front_end_diagnostic> in_user_files;  // the error and its notes, where they are the user's
   };
+  // The diagnostic as the user would read it, where it is in the user's files.
+  std::optional<front_end_diagnostic> in_user_file(const clang::Diagnostic& info, bool is_note) const;
+
+  const std::vector<std::string>& own_dirs_;
   pending_error pending_;
   std::string first_error_;
+  std::vector<front_end_diagnostic> user_errors_;
   std::vector<clang::SourceLocation> forgiven_;
 };
 

@@ -508,7 +508,7 @@ kernel_facts parse_for_facts(const std::string& source, const std::vector<std::s
   noteBottomOfStack();
   llvm::IntrusiveRefCntPtr<FileManager> files(
       new FileManager(FileSystemOptions(), llvm::makeIntrusiveRefCnt<fixing_file_system>()));
-  facts_diagnostics errors;
+  facts_diagnostics errors(own_header_dirs);
   tooling::ToolInvocation invocation(
       command, std::make_unique<facts_action>(own_header_dirs, noinline_macro, errors, facts), files.get());
   invocation.setDiagnosticConsumer(&errors);
@@ -527,6 +527,7 @@ kernel_facts parse_for_facts(const std::string& source, const std::vector<std::s
     facts.kernels.clear();
     facts.marks = {};
     facts.first_error = errors.first_error();
+    facts.user_errors = errors.user_errors();
   }
   return facts;
 }

@@ -46,9 +46,21 @@ struct kernel_fact {
   bool opaque_calls = false;
 };
 
+// One of clang's errors in the user's files, or a note of one.
+struct front_end_diagnostic {
+  bool is_note = false;
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+  std::string message;
+};
+
 struct kernel_facts {
   bool parsed = false;             // false: clang could not parse the file; no facts
   std::string first_error;         // then, clang's first error (file:line:col: message)
+  // And its first errors in the user's files, each with its notes there:
+  // shown where the host compiler fails too (clang's are often clearer).
+  std::vector<front_end_diagnostic> user_errors;
   std::vector<kernel_fact> kernels;
   // What the rewriter needs of the AST: __shared__ uses, launch callees (front_end_marks.hpp).
   front_end_marks marks;

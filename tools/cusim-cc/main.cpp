@@ -218,7 +218,10 @@ class driver {
     std::ofstream(rewritten, std::ios::binary) << output;
     auto cc = compiler_command(false, false);
     cc.insert(cc.end(), {"-c", "-x", "c++-cpp-output", rewritten.string(), "-o", object.string()});
-    if (int rc = run_command(o_, cc)) return rc;
+    if (int rc = run_command(o_, cc)) {
+      report_front_end_errors(facts);
+      return rc;
+    }
     link_kernel_facts(input, object, facts);
     return 0;
   }
@@ -320,6 +323,27 @@ class driver {
     notice(o_, "rewriting again with clang's marks of __shared__ uses and launches");
     front_end_lookup marks(parsed->marks);
     return rewrite_translation_unit(source, &marks);
+  }
+
+  // The host compiler refused the rewritten file: where clang, reading the
+  // user's file as CUDA, refused it too, its first errors at the user's
+  // lines, last, where a terminal shows them. They are often the clearer:
+  // a launch's wrong argument is a conversion clang names, where the host
+  // compiler reports a tuple inside cusim's launcher.
+  void report_front_end_errors(const std::shared_future<kernel_facts>& pending) const {
+    const kernel_facts* facts = nullptr;
+    try {
+      facts = &pending.get();
+    } catch (const std::exception&) {
+      return;
+    }
+    if (facts->parsed || facts->user_errors.empty()) return;
+    std::cerr << "cusim-cc: clang, reading the file as CUDA, reports:\n";
+    for (const front_end_diagnostic& d : facts->user_errors) {
+      std::cerr << d.file << ':' << d.line << ':' << d.column << (d.is_note ? ": note: " : ": error: ") << d.message
+                << '\n'
+                << source_excerpt(d.file, d.line, d.column);
+    }
   }
 
   // clang's facts, once it has them; null where it could not parse the file
