@@ -31,6 +31,11 @@
 // `std::get<0>(kernels)<<<...>>>`) is not among them. clang gives, for the
 // n-th `<<<` on a line, the callee's text; the rewriter takes it where the
 // text before its `<<<` ends with it (blanks aside).
+//
+// Overloaded kernels. A launch of an overloaded kernel without template
+// arguments lets C++ pick the overload from the arguments' types; the
+// rewriter sees overloads only where their parameter counts differ, and
+// clang names the kernels overloaded in a scope.
 #pragma once
 #include <cstddef>
 #include <map>
@@ -59,8 +64,10 @@ struct front_end_marks {
   std::map<std::pair<std::string, unsigned>, std::vector<shared_uses_on_line>> lines;
   // By (file, line): the callee of each launch whose `<<<` is on it, in order.
   std::map<std::pair<std::string, unsigned>, std::vector<std::string>> launch_callees;
+  // The names (unqualified) of kernels overloaded in one scope.
+  std::set<std::string, std::less<>> overloaded_kernels;
 
-  bool empty() const { return declarations.empty() && launch_callees.empty(); }
+  bool empty() const { return declarations.empty() && launch_callees.empty() && overloaded_kernels.empty(); }
 };
 
 // The file both sides name a line by: absolute, without `.`, `..` or links
@@ -84,6 +91,7 @@ class front_end_lookup {
   // The callee clang read for the launch whose `<<<` is the `ordinal`-th
   // (from 0) on `line`; empty where it has none.
   std::string_view launch_callee(std::string_view marker_file, unsigned long line, std::size_t ordinal);
+  bool overloaded_kernel(std::string_view name) const { return marks_.overloaded_kernels.contains(name); }
 
  private:
   const std::string& canonical(std::string_view marker_file);

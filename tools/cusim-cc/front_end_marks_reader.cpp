@@ -142,7 +142,21 @@ class marks_finder : public RecursiveASTVisitor<marks_finder> {
     return true;
   }
 
+  // Kernels, by scope and name: several is an overload.
+  bool VisitFunctionDecl(FunctionDecl* function) {
+    if (!function->hasAttr<CUDAGlobalAttr>() || declared_in_library(sources_, function->getLocation(), own_dirs_)) {
+      return true;
+    }
+    const Decl* kernel = function->getCanonicalDecl();
+    if (const FunctionTemplateDecl* pattern = function->getDescribedFunctionTemplate()) kernel = pattern->getCanonicalDecl();
+    if (function->isTemplateInstantiation() || function->getIdentifier() == nullptr) return true;
+    kernels[{function->getDeclContext()->getRedeclContext()->getPrimaryContext(), function->getName().str()}].insert(
+        kernel);
+    return true;
+  }
+
   std::map<const Decl*, shared_variable> variables;
+  std::map<std::pair<const DeclContext*, std::string>, std::set<const Decl*>> kernels;
   struct launch_callee {
     std::string text;
     placed_use launch;  // where its `<<<` is
@@ -262,6 +276,9 @@ front_end_marks read_front_end_marks(ASTContext& context, const std::vector<std:
       if (same == on_line.end()) on_line.push_back(std::move(line));
       else same->uses.insert(same->uses.end(), line.uses.begin(), line.uses.end());
     }
+  }
+  for (const auto& [scope_and_name, declared] : finder.kernels) {
+    if (declared.size() > 1) marks.overloaded_kernels.insert(scope_and_name.second);
   }
   // Each launch's callee as the n-th `<<<` of its line ("" for one not read).
   for (const marks_finder::launch_callee& callee : finder.launches) {

@@ -621,6 +621,7 @@ class rewriter {
       kernel_declarations& declared = kernels_[word];
       declared.is_template = declared.is_template || is_template;
       declared.parameter_counts.insert(argument_count(paren));
+      ++declared.declarations;
       // `__global__ void ns::k(...) {...}`: defined outside its namespace,
       // registered after it by its qualified name.
       std::size_t qualified_begin = begin;
@@ -835,14 +836,23 @@ class rewriter {
   bool is_kernel(const std::string& qualified_name) const { return find_kernel(qualified_name) != kernels_.end(); }
   // Declared with different numbers of parameters: the name alone does not
   // say which kernel a launch means (cuda-samples' cdpAdvancedQuicksort).
-  bool is_overloaded_kernel(const std::string& qualified_name) const {
+  // Overloads with different parameter counts the text shows; those with
+  // one count, only clang's marks (front_end_marks.hpp): the rewriter
+  // cannot tell `k(int*)` and `k(float*)` from a declaration and a
+  // definition of one kernel, and asks for the marks where it sees that.
+  bool is_overloaded_kernel(const std::string& qualified_name) {
     const auto it = find_kernel(qualified_name);
-    return it != kernels_.end() && it->second.parameter_counts.size() > 1;
+    if (it == kernels_.end()) return false;
+    if (it->second.parameter_counts.size() > 1) return true;
+    if (marks_ != nullptr) return marks_->overloaded_kernel(it->first);
+    if (it->second.declarations > 1) marks_would_matter_ = true;
+    return false;
   }
   // What the declarations of the kernels of one name say.
   struct kernel_declarations {
     bool is_template = false;
     std::set<std::size_t> parameter_counts;  // more than one: overloaded
+    std::size_t declarations = 0;            // more than counts: perhaps overloaded
   };
   std::map<std::string, kernel_declarations, std::less<>>::const_iterator find_kernel(
       const std::string& qualified_name) const {

@@ -456,3 +456,19 @@ void host() {
   // One a macro's body writes: the rewriter reads the expansion alone.
   CHECK_FALSE(facts.marks.launch_callees.contains({path, line_of(code, "// macro")}));
 }
+
+TEST_CASE("cusim-cc front end: the kernels overloaded in a scope", "[tools][kernel_facts][launch_callees][quick]") {
+  if (!cusim::cc::kernel_facts_available()) return;
+  const kernel_facts facts = facts_of(R"(
+__global__ void bump(int* p) {}
+__global__ void bump(float* p) {}
+__global__ void once(int* p);
+__global__ void once(int* p) {}
+namespace a { __global__ void apart(int* p) {} }
+namespace b { __global__ void apart(float* p) {} }
+template <class T> __global__ void mixed(T* p) {}
+__global__ void mixed(int* p, int n) {}
+)");
+  REQUIRE(facts.parsed);
+  CHECK(facts.marks.overloaded_kernels == std::set<std::string, std::less<>>{"bump", "mixed"});
+}
