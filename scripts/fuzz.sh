@@ -25,7 +25,7 @@ case $harness in
   rewrite)
     # With the inline-PTX translation and its PTX parser (asm statements in device code).
     sources=(tools/cusim-cc/rewrite.cpp tools/cusim-cc/lambda_captures.cpp tools/cusim-cc/inline_asm.cpp
-             src/ptx/ptx_parse.cpp tests/fuzz/rewrite_fuzzer.cpp)
+             tools/cusim-cc/front_end_marks.cpp src/ptx/ptx_parse.cpp tests/fuzz/rewrite_fuzzer.cpp)
     flags+=(-I src)
     cp tests/fuzz/corpus/* "$out/corpus/"
     find samples tests/semantics tests/rewrite -name '*.cu' -exec cp {} "$out/corpus/" \;
