@@ -32,7 +32,7 @@ __global__ void jumps(int* out, int mode) {
   switch (mode) {
     case 0:
       __shared__ int tile[32];
-      // CHECK: [[maybe_unused]] static constexpr ::cusim::detail::static_shared_view<::std::type_identity_t<int[32]>, &cusim_shared_site_1> tile{};
+      // CHECK: [[maybe_unused]] static constexpr ::cusim::detail::local_shared_view<::std::type_identity_t<int[32]>> tile{&cusim_shared_site_1};
       tile[threadIdx.x] = int(threadIdx.x);
       // CHECK: tile.get()[threadIdx.x] = int(threadIdx.x);
       __syncthreads();

@@ -6,7 +6,7 @@
 __global__ void sums(int* out) {
 #if __CUDA_ARCH__ >= 700
   __shared__ int total;
-  // CHECK: static constexpr ::cusim::detail::static_shared_view<::std::type_identity_t<int>, &cusim_shared_site_0> total{};
+  // CHECK: static constexpr ::cusim::detail::local_shared_view<::std::type_identity_t<int>> total{&cusim_shared_site_0};
   if (threadIdx.x == 0) total = 0;
   __syncthreads();
   auto add = [](int v) { atomicAdd(&total, v); };

@@ -62,8 +62,8 @@ void facts_diagnostics::HandleDiagnostic(DiagnosticsEngine::Level level, const D
     }
     return;
   }
+  settle();  // a new diagnostic: the pending error's notes have all come
   if (level < DiagnosticsEngine::Error) return;
-  settle();
   pending_.open = true;
   // An overload error is forgiven when a candidate failed for its
   // execution space (a note below says so).

@@ -39,7 +39,13 @@ const std::string& front_end_lookup::canonical(std::string_view marker_file) {
 
 bool front_end_lookup::declaration_marked(std::string_view marker_file, unsigned long line, std::string_view name) {
   if (marks_.declarations.empty()) return false;
-  return marks_.declarations.contains({canonical(marker_file), static_cast<unsigned>(line), std::string(name)});
+  const std::tuple<std::string, unsigned, std::string> key{canonical(marker_file), static_cast<unsigned>(line),
+                                                           std::string(name)};
+  return marks_.declarations.contains(key) && !excluded_.contains(key);
+}
+
+bool front_end_lookup::exclude(std::string_view marker_file, unsigned long line, std::string_view name) {
+  return excluded_.insert({canonical(marker_file), static_cast<unsigned>(line), std::string(name)}).second;
 }
 
 bool front_end_lookup::is_use(std::string_view marker_file, unsigned long line, std::string_view line_text,

@@ -6,7 +6,10 @@
 // the user's file and line, and what on that line they are about; the
 // rewriter checks each against what it sees there and ignores one that
 // does not fit (a macro expanded on the line can change it), keeping its
-// own reading.
+// own reading. Where an ignored mark would leave a function-scope view
+// with a use that is the view object and not the array, the rewriter sees
+// the name unmarked in its output and rewrites again with that variable in
+// its own form (rewrite.cpp, check_view_uses).
 //
 // __shared__ uses. The rewriter alone turns a function-scope
 // `__shared__ T a[N];` into a reference to the block's slot: an automatic
@@ -82,6 +85,9 @@ class front_end_lookup {
   explicit front_end_lookup(const front_end_marks& marks);
 
   bool declaration_marked(std::string_view marker_file, unsigned long line, std::string_view name);
+  // Leaves that declaration to the rewriter's own form from now on;
+  // whether it was not left so already.
+  bool exclude(std::string_view marker_file, unsigned long line, std::string_view name);
   // Whether `name`, found at `at` of `line_text` (the whole output line
   // holding it), names a __shared__ variable there.
   bool is_use(std::string_view marker_file, unsigned long line, std::string_view line_text, std::size_t at,
@@ -99,6 +105,7 @@ class front_end_lookup {
   const front_end_marks& marks_;
   std::unordered_set<std::string> names_;
   std::unordered_map<std::string, std::string> canonical_;  // by the marker's spelling
+  std::set<std::tuple<std::string, unsigned, std::string>> excluded_;
 };
 
 // The identifier tokens spelt `name` in `line_text` before `at`, and in all

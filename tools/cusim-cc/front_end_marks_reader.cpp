@@ -59,8 +59,10 @@ class marks_finder : public RecursiveASTVisitor<marks_finder> {
       variable->placeable = false;
       return true;
     }
-    if (const auto* function = dyn_cast_or_null<FunctionDecl>(declaration->getParentFunctionOrMethod())) {
-      variable->function = function;
+    // Lexically: a block-scope `extern __shared__` belongs to the translation
+    // unit semantically, but is declared (and rewritten) in its function.
+    if (const DeclContext* lexical = declaration->getLexicalDeclContext(); lexical->isFunctionOrMethod()) {
+      variable->function = dyn_cast<FunctionDecl>(lexical);
       variable->needs_view |= switches_ > 0;
     }
     const CUDASharedAttr* keyword = declaration->getAttr<CUDASharedAttr>();
@@ -95,7 +97,7 @@ class marks_finder : public RecursiveASTVisitor<marks_finder> {
       return true;
     }
     for (const LambdaExpr* lambda : lambdas_) {
-      const bool declared_inside = reference->getDecl()->getDeclContext() == lambda->getCallOperator();
+      const bool declared_inside = reference->getDecl()->getLexicalDeclContext() == lambda->getCallOperator();
       if (lambda->getCaptureDefault() == LCD_None && !declared_inside) variable->needs_view = true;
     }
     const auto [file, offset] = sources_.getDecomposedLoc(location);
@@ -168,7 +170,12 @@ class marks_finder : public RecursiveASTVisitor<marks_finder> {
     const auto* variable = dyn_cast_or_null<VarDecl>(declaration);
     if (variable == nullptr || !variable->hasAttr<CUDASharedAttr>()) return nullptr;
     if (declared_in_library(sources_, variable->getLocation(), own_dirs_)) return nullptr;
-    shared_variable& found = variables[variable->getCanonicalDecl()];
+    // Each block-scope extern on its own: they redeclare one entity of the
+    // translation unit, in different functions.
+    auto* mutable_variable = const_cast<VarDecl*>(variable);  // clang 14: isLocalExternDecl is not const
+    const Decl* key = mutable_variable->isLocalExternDecl() ? static_cast<const Decl*>(variable)
+                                                            : variable->getCanonicalDecl();
+    shared_variable& found = variables[key];
     found.name = variable->getName().str();
     return &found;
   }

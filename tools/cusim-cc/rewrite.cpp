@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "inline_asm.hpp"
@@ -58,6 +59,9 @@ class rewriter {
   // callee looks like a call. A superset of what the marks change, so that
   // without any of them they need not be waited for.
   bool marks_would_matter() const { return marks_would_matter_; }
+  const std::vector<std::tuple<std::string, unsigned long, std::string>>& unmarked_views() const {
+    return unmarked_views_;
+  }
 
  private:
   void scan() {
@@ -269,6 +273,7 @@ class rewriter {
       }
     } else if (c == '}' && !scopes_.empty()) {
       const scope& closing = scopes_.back();
+      for (const scope::view_record& view : closing.shared_views) check_view_uses(view);
       // A function whose shared variables clang would make views (goto, switch).
       const bool outermost = closing.function && (scopes_.size() == 1 || !scopes_[scopes_.size() - 2].function);
       if (outermost && closing.declares_shared && closing.jumps) marks_would_matter_ = true;
@@ -281,9 +286,15 @@ class rewriter {
     if (marks_ == nullptr || !marks_->may_be_use(word)) return false;
     const bool view = namespace_views_.contains(std::string(word)) ||
                       std::any_of(scopes_.begin(), scopes_.end(), [&](const scope& s) {
-                        return std::find(s.shared_views.begin(), s.shared_views.end(), word) != s.shared_views.end();
+                        return std::any_of(s.shared_views.begin(), s.shared_views.end(),
+                                           [&](const scope::view_record& v) { return v.name == word; });
                       });
     if (!view) return false;
+    // A member's name is never the variable (a macro on the line may have
+    // moved the count onto one).
+    std::size_t before = out_.size();
+    while (before > 0 && std::isspace(static_cast<unsigned char>(out_[before - 1]))) --before;
+    if (before > 0 && (out_[before - 1] == '.' || (before > 1 && out_.compare(before - 2, 2, "->") == 0))) return false;
     const std::size_t line_start = pos_ == 0 ? 0 : src_.rfind('\n', pos_ - 1) + 1;  // npos + 1 == 0
     const std::size_t line_end = std::min(src_.find('\n', pos_), src_.size());
     return marks_->is_use(marker_file_name(), current_line(),
@@ -376,7 +387,16 @@ class rewriter {
     if (marks_ == nullptr) return std::nullopt;
     const std::size_t line_start = pos_ == 0 ? 0 : src_.rfind('\n', pos_ - 1) + 1;  // npos + 1 == 0
     std::size_t ordinal = 0;
-    for (std::size_t at = src_.find("<<<", line_start); at < pos_; at = src_.find("<<<", at + 3)) ++ordinal;
+    for (std::size_t at = line_start; at < pos_;) {
+      if (opens_literal(src_, at)) {
+        at = literal_end(src_, at);
+      } else if (src_.compare(at, 3, "<<<") == 0) {
+        ++ordinal;
+        at += 3;
+      } else {
+        ++at;
+      }
+    }
     const std::string_view text = marks_->launch_callee(marker_file_name(), current_line(), ordinal);
     std::size_t i = out_.size();
     for (std::size_t j = text.size(); j > 0; --j) {
@@ -386,6 +406,13 @@ class rewriter {
       --i;
     }
     if (text.empty()) return std::nullopt;
+    // The callee whole: not the tail of a longer name, member or qualified name.
+    std::size_t before = i;
+    while (before > launch_end_ && std::isspace(static_cast<unsigned char>(out_[before - 1]))) --before;
+    if (before > launch_end_ && (is_ident_char(out_[before - 1]) || out_[before - 1] == ':' || out_[before - 1] == '.' ||
+                                 (out_[before - 1] == '>' && before > 1 && out_[before - 2] == '-'))) {
+      return std::nullopt;
+    }
     return i;
   }
   // Where the bracket group that ends just before `end` in out_ opens.
@@ -621,7 +648,13 @@ class rewriter {
       kernel_declarations& declared = kernels_[word];
       declared.is_template = declared.is_template || is_template;
       declared.parameter_counts.insert(argument_count(paren));
-      ++declared.declarations;
+      if (const std::size_t close = matching_close(paren); close != std::string::npos) {
+        std::string parameters;  // blanks aside: a prototype and its definition usually read alike
+        for (char c : std::string_view(src_).substr(paren, close - paren)) {
+          if (!std::isspace(static_cast<unsigned char>(c))) parameters += c;
+        }
+        declared.parameter_lists.insert(std::move(parameters));
+      }
       // `__global__ void ns::k(...) {...}`: defined outside its namespace,
       // registered after it by its qualified name.
       std::size_t qualified_begin = begin;
@@ -839,20 +872,21 @@ class rewriter {
   // Overloads with different parameter counts the text shows; those with
   // one count, only clang's marks (front_end_marks.hpp): the rewriter
   // cannot tell `k(int*)` and `k(float*)` from a declaration and a
-  // definition of one kernel, and asks for the marks where it sees that.
+  // definition of one kernel, and asks for the marks where their parameter
+  // lists read differently.
   bool is_overloaded_kernel(const std::string& qualified_name) {
     const auto it = find_kernel(qualified_name);
     if (it == kernels_.end()) return false;
     if (it->second.parameter_counts.size() > 1) return true;
     if (marks_ != nullptr) return marks_->overloaded_kernel(it->first);
-    if (it->second.declarations > 1) marks_would_matter_ = true;
+    if (it->second.parameter_lists.size() > it->second.parameter_counts.size()) marks_would_matter_ = true;
     return false;
   }
   // What the declarations of the kernels of one name say.
   struct kernel_declarations {
     bool is_template = false;
     std::set<std::size_t> parameter_counts;  // more than one: overloaded
-    std::size_t declarations = 0;            // more than counts: perhaps overloaded
+    std::set<std::string> parameter_lists;   // as written; more than counts: perhaps overloaded
   };
   std::map<std::string, kernel_declarations, std::less<>>::const_iterator find_kernel(
       const std::string& qualified_name) const {
@@ -1125,7 +1159,6 @@ class rewriter {
         marks_would_matter_ = true;
       } else {
         outermost_function_scope().declares_shared = true;
-        if (uses_marked) scopes_.back().shared_views.push_back(d.name);
       }
       const std::string element = base + d.stars;
       if (is_extern) {
@@ -1136,6 +1169,7 @@ class rewriter {
         const std::string type = inner.empty() ? element : "::std::type_identity_t<" + element + inner + ">";
         if (in_function() && uses_marked) {
           out_ += "[[maybe_unused]] static constexpr ::cusim::detail::dynamic_shared_array<" + type + "> " + d.name + "{};";
+          scopes_.back().shared_views.push_back({d.name, std::string(marker_file_name()), line, out_.size()});
         } else if (in_function()) {
           // A pointer, which everything an array name does in an expression
           // does too (T* deduction, s + i, &s[0], sizeof(s[0])).
@@ -1161,8 +1195,9 @@ class rewriter {
                                     "), " + align + ", \"" + d.name + "\", " + marker_file_ + ", " +
                                     std::to_string(line) + "};";
       if (in_function() && uses_marked) {
-        out_ += site_decl + " [[maybe_unused]] static constexpr ::cusim::detail::static_shared_view<" + type + ", &" +
-                site + "> " + d.name + "{};";
+        out_ += site_decl + " [[maybe_unused]] static constexpr ::cusim::detail::local_shared_view<" + type + "> " +
+                d.name + "{&" + site + "};";
+        scopes_.back().shared_views.push_back({d.name, std::string(marker_file_name()), line, out_.size()});
       } else if (in_function()) {
         out_ += site_decl + " " + type + "& " + d.name + " = *static_cast<" + type +
                 "*>(::cusim::detail::shared_slot(" + site + "));";
@@ -1179,6 +1214,8 @@ class rewriter {
   front_end_lookup* marks_;  // clang's marks, or none
   // Whether clang's marks could change the text (rewrite_translation_unit).
   bool marks_would_matter_ = false;
+  // Views with a use the marks missed (check_view_uses): (file, line, name).
+  std::vector<std::tuple<std::string, unsigned long, std::string>> unmarked_views_;
   std::set<std::string, std::less<>> namespace_views_;  // __shared__ variables at namespace scope
   std::string out_;
   std::size_t pos_ = 0;
@@ -1188,7 +1225,15 @@ class rewriter {
     bool device;    // device code: a __global__ or __device__ function's body, or inside one
     bool class_body;  // the body of a class, struct or union
     std::vector<std::string> shared_names = {};  // __shared__ variables declared in it, as references
-    std::vector<std::string> shared_views = {};  // and as static views (their uses marked by clang)
+    // And as static views (their uses marked by clang): each with where
+    // the text after its declaration starts in out_ (check_view_uses).
+    struct view_record {
+      std::string name;
+      std::string file;    // of its declaration, as the line marker spells it
+      unsigned long line;
+      std::size_t from;
+    };
+    std::vector<view_record> shared_views = {};
     std::string lambda_parameters = {};          // a lambda body's: they hide shared names
     bool declares_shared = false;  // a function's body (outermost): declares a __shared__ variable
     bool jumps = false;            // and holds a goto or switch
@@ -1198,6 +1243,38 @@ class rewriter {
   // parameter list, for the scope that brace opens; in the order of the text.
   std::vector<std::pair<std::size_t, std::string>> lambda_bodies_;
   std::vector<scope> scopes_;
+  // A function-scope view is right only where every use became `.get()`: a
+  // use left as the name (one the marks missed: in a macro that changed the
+  // line, in another declaration, a launch's configuration, inline PTX's
+  // operands) would be the view object, whose sizeof and type are not the
+  // array's. Every occurrence of the name after the declaration that is not
+  // `name.get()` or a member's name sends the declaration back to the
+  // rewriter's own form (rewrite_translation_unit rewrites again); so does
+  // a local that hides it, which is safe.
+  void check_view_uses(const scope::view_record& view) {
+    const std::string_view text(out_);
+    for (std::size_t at = view.from; at < text.size();) {
+      if (opens_literal(text, at)) {
+        at = literal_end(text, at);
+        continue;
+      }
+      if (!is_ident_char(text[at]) || (at > 0 && is_ident_char(text[at - 1])) || text.compare(at, view.name.size(), view.name) != 0 ||
+          (at + view.name.size() < text.size() && is_ident_char(text[at + view.name.size()]))) {
+        ++at;
+        continue;
+      }
+      const std::size_t end = at + view.name.size();
+      std::size_t before = at;
+      while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
+      const bool member = before > 0 && (text[before - 1] == '.' || (before > 1 && text.compare(before - 2, 2, "->") == 0));
+      if (!member && text.compare(end, 6, ".get()") != 0) {
+        unmarked_views_.push_back({view.file, view.line, view.name});
+        return;
+      }
+      at = end;
+    }
+  }
+
   // The body of the function (at namespace or class scope) the scan is in.
   scope& outermost_function_scope() {
     return *std::find_if(scopes_.begin(), scopes_.end(), [](const scope& s) { return s.function; });
@@ -1230,10 +1307,19 @@ class rewriter {
 
 std::string rewrite_translation_unit(const std::string& source, front_end_lookup* marks,
                                      bool* marks_would_matter) {
-  rewriter pass(source, marks);
-  std::string text = pass.run();
-  if (marks_would_matter != nullptr) *marks_would_matter = pass.marks_would_matter();
-  return text;
+  for (;;) {
+    rewriter pass(source, marks);
+    std::string text = pass.run();
+    if (marks_would_matter != nullptr) *marks_would_matter = pass.marks_would_matter();
+    // A view with a use the marks missed: again, with it in the rewriter's
+    // own form. Each pass excludes more declarations; one that excludes
+    // none it has not before (it cannot, but were it to) ends with the
+    // rewriter's own forms throughout.
+    if (marks == nullptr || pass.unmarked_views().empty()) return text;
+    bool more = false;
+    for (const auto& [file, line, name] : pass.unmarked_views()) more |= marks->exclude(file, line, name);
+    if (!more) marks = nullptr;
+  }
 }
 
 }  // namespace cusim::cc

@@ -125,6 +125,19 @@ struct static_shared_view {
   auto operator&() const { return &get(); }
 };
 
+// What cusim-cc makes of a function-scope `__shared__` variable where clang
+// marked its uses and the rewriter's reference would be wrong (a goto or
+// case label past it, a lambda naming it): a constant static view; each use
+// is `get()`. The site is a member, not a template argument: one naming a
+// local static trips g++ 12's mangling in a local class of a template. No
+// conversions: a use left unmarked would be refused, not silently the view
+// (the rewriter checks there are none).
+template <class T>
+struct local_shared_view {
+  shared_site* site;
+  T& get() const { return *static_cast<T*>(shared_slot(*site)); }
+};
+
 // Memory spaces of generic addresses: cusim-cc registers each __constant__
 // variable's storage (register_constant_memory) so __isConstant can tell.
 bool register_constant_memory(const void* storage, std::size_t bytes);
