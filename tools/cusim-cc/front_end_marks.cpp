@@ -2,7 +2,6 @@
 #include "front_end_marks.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <system_error>
 
@@ -72,25 +71,11 @@ std::string_view front_end_lookup::launch_callee(std::string_view marker_file, u
 
 std::pair<unsigned, unsigned> count_identifier(std::string_view line_text, std::size_t at, std::string_view name) {
   unsigned before = 0, all = 0;
-  for (std::size_t i = 0; i < line_text.size();) {
-    const char c = line_text[i];
-    if (opens_literal(line_text, i)) {
-      i = literal_end(line_text, i);
-      continue;
-    }
-    if (!is_ident_char(c)) {
-      ++i;
-      continue;
-    }
-    std::size_t end = i;
-    while (end < line_text.size() && is_ident_char(line_text[end])) ++end;
-    // A number's letters (0x1f, 1e5) are not identifiers.
-    if (!std::isdigit(static_cast<unsigned char>(c)) && line_text.substr(i, end - i) == name) {
-      ++all;
-      if (i < at) ++before;
-    }
-    i = end;
-  }
+  for_each_identifier(line_text, 0, name, [&](std::size_t found) {
+    ++all;
+    if (found < at) ++before;
+    return true;
+  });
   return {before, all};
 }
 

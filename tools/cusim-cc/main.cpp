@@ -4,6 +4,7 @@
 // (see rewrite.hpp) and compiled; the objects are linked with libcusim.
 #include <algorithm>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -308,18 +309,18 @@ class driver {
   std::string rewrite_with_marks(const std::string& source, const std::shared_future<kernel_facts>& facts) const {
     bool marks_would_matter = false;
     std::string output;
+    std::exception_ptr failed;
     try {
       output = rewrite_translation_unit(source, nullptr, &marks_would_matter);
     } catch (const rewrite_error&) {
-      const kernel_facts* parsed = facts_if_parsed(facts);
-      if (parsed == nullptr || parsed->marks.launch_callees.empty()) throw;
-      notice(o_, "rewriting again with the launches clang read");
-      front_end_lookup marks(parsed->marks);
-      return rewrite_translation_unit(source, &marks);
+      failed = std::current_exception();
     }
-    if (!marks_would_matter) return output;
+    if (!failed && !marks_would_matter) return output;
     const kernel_facts* parsed = facts_if_parsed(facts);
-    if (parsed == nullptr || parsed->marks.empty()) return output;
+    if (parsed == nullptr || parsed->marks.empty()) {
+      if (failed) std::rethrow_exception(failed);
+      return output;
+    }
     notice(o_, "rewriting again with clang's marks of __shared__ uses and launches");
     front_end_lookup marks(parsed->marks);
     return rewrite_translation_unit(source, &marks);

@@ -42,7 +42,7 @@ std::size_t find_at_top_level(const std::string& text, std::size_t from, std::st
 // to skip string and character literals and to track bracket nesting.
 class rewriter {
  public:
-  rewriter(const std::string& src, front_end_lookup* shared_uses) : src_(src), marks_(shared_uses) {}
+  rewriter(const std::string& src, front_end_lookup* marks) : src_(src), marks_(marks) {}
 
   std::string run() {
     try {
@@ -292,10 +292,8 @@ class rewriter {
     if (!view) return false;
     // A member's name is never the variable (a macro on the line may have
     // moved the count onto one).
-    std::size_t before = out_.size();
-    while (before > 0 && std::isspace(static_cast<unsigned char>(out_[before - 1]))) --before;
-    if (before > 0 && (out_[before - 1] == '.' || (before > 1 && out_.compare(before - 2, 2, "->") == 0))) return false;
-    const std::size_t line_start = pos_ == 0 ? 0 : src_.rfind('\n', pos_ - 1) + 1;  // npos + 1 == 0
+    if (after_member_access(out_, out_.size())) return false;
+    const std::size_t line_start = line_start_of(src_, pos_);
     const std::size_t line_end = std::min(src_.find('\n', pos_), src_.size());
     return marks_->is_use(marker_file_name(), current_line(),
                                 std::string_view(src_).substr(line_start, line_end - line_start), pos_ - line_start, word);
@@ -385,9 +383,8 @@ class rewriter {
   // starts in out_, if out_ ends with it (blanks aside).
   std::optional<std::size_t> marked_callee_start() {
     if (marks_ == nullptr) return std::nullopt;
-    const std::size_t line_start = pos_ == 0 ? 0 : src_.rfind('\n', pos_ - 1) + 1;  // npos + 1 == 0
     std::size_t ordinal = 0;
-    for (std::size_t at = line_start; at < pos_;) {
+    for (std::size_t at = line_start_of(src_, pos_); at < pos_;) {
       if (opens_literal(src_, at)) {
         at = literal_end(src_, at);
       } else if (src_.compare(at, 3, "<<<") == 0) {
@@ -398,19 +395,18 @@ class rewriter {
       }
     }
     const std::string_view text = marks_->launch_callee(marker_file_name(), current_line(), ordinal);
+    if (text.empty()) return std::nullopt;
     std::size_t i = out_.size();
     for (std::size_t j = text.size(); j > 0; --j) {
       if (std::isspace(static_cast<unsigned char>(text[j - 1]))) continue;
-      while (i > launch_end_ && std::isspace(static_cast<unsigned char>(out_[i - 1]))) --i;
+      i = skip_blanks_back(out_, i, launch_end_);
       if (i == launch_end_ || out_[i - 1] != text[j - 1]) return std::nullopt;
       --i;
     }
-    if (text.empty()) return std::nullopt;
     // The callee whole: not the tail of a longer name, member or qualified name.
-    std::size_t before = i;
-    while (before > launch_end_ && std::isspace(static_cast<unsigned char>(out_[before - 1]))) --before;
-    if (before > launch_end_ && (is_ident_char(out_[before - 1]) || out_[before - 1] == ':' || out_[before - 1] == '.' ||
-                                 (out_[before - 1] == '>' && before > 1 && out_[before - 2] == '-'))) {
+    const std::size_t before = skip_blanks_back(out_, i, launch_end_);
+    if (after_member_access(out_, i, launch_end_) ||
+        (before > launch_end_ && (is_ident_char(out_[before - 1]) || out_[before - 1] == ':'))) {
       return std::nullopt;
     }
     return i;
@@ -447,8 +443,7 @@ class rewriter {
       start = callee_start();
       // `(...)` right after a name or a bracket: a call's arguments, not a
       // parenthesized kernel expression; only clang knows where the callee starts.
-      std::size_t before = start;
-      while (before > launch_end_ && std::isspace(static_cast<unsigned char>(out_[before - 1]))) --before;
+      const std::size_t before = skip_blanks_back(out_, start, launch_end_);
       if (out_[start] == '(' && before > launch_end_ &&
           (is_ident_char(out_[before - 1]) || std::strchr(")]>}", out_[before - 1]) != nullptr)) {
         marks_would_matter_ = true;
@@ -1253,26 +1248,11 @@ class rewriter {
   // a local that hides it, which is safe.
   void check_view_uses(const scope::view_record& view) {
     const std::string_view text(out_);
-    for (std::size_t at = view.from; at < text.size();) {
-      if (opens_literal(text, at)) {
-        at = literal_end(text, at);
-        continue;
-      }
-      if (!is_ident_char(text[at]) || (at > 0 && is_ident_char(text[at - 1])) || text.compare(at, view.name.size(), view.name) != 0 ||
-          (at + view.name.size() < text.size() && is_ident_char(text[at + view.name.size()]))) {
-        ++at;
-        continue;
-      }
-      const std::size_t end = at + view.name.size();
-      std::size_t before = at;
-      while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
-      const bool member = before > 0 && (text[before - 1] == '.' || (before > 1 && text.compare(before - 2, 2, "->") == 0));
-      if (!member && text.compare(end, 6, ".get()") != 0) {
-        unmarked_views_.push_back({view.file, view.line, view.name});
-        return;
-      }
-      at = end;
-    }
+    for_each_identifier(text, view.from, view.name, [&](std::size_t at) {
+      if (after_member_access(text, at) || text.substr(at + view.name.size(), 6) == ".get()") return true;
+      unmarked_views_.push_back({view.file, view.line, view.name});
+      return false;
+    });
   }
 
   // The body of the function (at namespace or class scope) the scan is in.

@@ -1,6 +1,7 @@
 // The little C++ lexing the text-scanning passes of cusim-cc share:
 // trimming, identifier characters, whole words, the extent of a string or character
-// literal, and bracket matching.
+// literal, bracket matching, lines, blanks before an index, and the
+// occurrences of an identifier.
 #pragma once
 #include <cctype>
 #include <cstddef>
@@ -59,6 +60,45 @@ inline std::size_t closing_bracket(std::string_view text, std::size_t at, char o
     if (c == close && --depth == 0) return i;
   }
   return std::string_view::npos;
+}
+
+// Where the line holding index `at` of `text` starts.
+inline std::size_t line_start_of(std::string_view text, std::size_t at) {
+  return at == 0 ? 0 : text.rfind('\n', at - 1) + 1;  // npos + 1 == 0
+}
+
+// Where the text before `at` ends, blanks aside (not below `floor`).
+inline std::size_t skip_blanks_back(std::string_view text, std::size_t at, std::size_t floor = 0) {
+  while (at > floor && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
+  return at;
+}
+
+// Whether the text before `at`, blanks aside, is `.` or `->`: what stands at
+// `at` is a member's name.
+inline bool after_member_access(std::string_view text, std::size_t at, std::size_t floor = 0) {
+  const std::size_t end = skip_blanks_back(text, at, floor);
+  return end > floor && (text[end - 1] == '.' || (end - floor > 1 && text.substr(end - 2, 2) == "->"));
+}
+
+// Calls visit(at) for each identifier spelt `name` in `text` from `from`,
+// string and character literals skipped (a number's letters, as in 0x1f,
+// are not identifiers); stops where visit returns false.
+template <class Visit>
+void for_each_identifier(std::string_view text, std::size_t from, std::string_view name, Visit visit) {
+  for (std::size_t i = from; i < text.size();) {
+    if (opens_literal(text, i)) {
+      i = literal_end(text, i);
+      continue;
+    }
+    if (!is_ident_char(text[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() && is_ident_char(text[end])) ++end;
+    if (!std::isdigit(static_cast<unsigned char>(text[i])) && text.substr(i, end - i) == name && !visit(i)) return;
+    i = end;
+  }
 }
 
 }  // namespace cusim::cc

@@ -109,8 +109,8 @@ struct dynamic_shared_array {
 };
 
 // What cusim-cc makes of a `__shared__` variable declared at namespace
-// scope (and at function scope where clang marked its uses): a view that
-// finds the running block's slot on every use; a marked use is `get()`.
+// scope: a view that finds the running block's slot on every use; a use
+// clang marked (tools/cusim-cc/front_end_marks.hpp) is `get()`.
 template <class T, shared_site* Site>
 struct static_shared_view {
   T& get() const { return *static_cast<T*>(shared_slot(*Site)); }
