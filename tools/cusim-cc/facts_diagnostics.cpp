@@ -38,7 +38,7 @@ bool execution_space_error(unsigned id) {
 }  // namespace
 
 // A diagnostic shown to the user: so many errors, each with so many notes.
-constexpr std::size_t shown_errors = 3;
+constexpr std::size_t shown_errors = 10;
 constexpr std::size_t shown_notes = 4;
 
 std::optional<front_end_diagnostic> facts_diagnostics::in_user_file(const Diagnostic& info, bool is_note) const {

@@ -2,6 +2,8 @@
 // Each .cu input is preprocessed by the host compiler with cusim's CUDA
 // headers first on the include path and nvcc's macros defined, rewritten
 // (see rewrite.hpp) and compiled; the objects are linked with libcusim.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <exception>
@@ -11,6 +13,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -19,6 +22,7 @@
 #include "options.hpp"
 #include "rewrite.hpp"
 #include "front_end_marks.hpp"
+#include "host_diagnostics.hpp"
 #include "settings.hpp"
 #include "source_excerpt.hpp"
 #include "toolchain.hpp"
@@ -219,10 +223,15 @@ class driver {
     std::ofstream(rewritten, std::ios::binary) << output;
     auto cc = compiler_command(false, false);
     cc.insert(cc.end(), {"-c", "-x", "c++-cpp-output", rewritten.string(), "-o", object.string()});
-    if (int rc = run_command(o_, cc)) {
-      report_front_end_errors(facts);
+    // Its messages are read before they are shown (report_compile_errors),
+    // in colour still where they go to a terminal.
+    if (colours_wanted()) cc.push_back("-fdiagnostics-color=always");
+    std::string host_messages;
+    if (int rc = run_command(o_, cc, &host_messages)) {
+      report_compile_errors(host_messages, facts);
       return rc;
     }
+    std::cerr << host_messages;  // its warnings
     link_kernel_facts(input, object, facts);
     return 0;
   }
@@ -326,24 +335,52 @@ class driver {
     return rewrite_translation_unit(source, &marks);
   }
 
-  // The host compiler refused the rewritten file: where clang, reading the
-  // user's file as CUDA, refused it too, its first errors at the user's
-  // lines, last, where a terminal shows them. They are often the clearer:
-  // a launch's wrong argument is a conversion clang names, where the host
-  // compiler reports a tuple inside cusim's launcher.
-  void report_front_end_errors(const std::shared_future<kernel_facts>& pending) const {
+  // Whether the host compiler's messages, read through a pipe, should keep
+  // the colours it gives a terminal (as GCC decides: a terminal that is
+  // not "dumb"), unless the user chose.
+  bool colours_wanted() const {
+    for (const auto& flag : o_.compile_flags) {
+      if (flag.starts_with("-fdiagnostics-color") || flag.starts_with("-fno-diagnostics-color")) return false;
+    }
+    const char* term = std::getenv("TERM");
+    return isatty(STDERR_FILENO) != 0 && term != nullptr && std::string_view(term) != "dumb";
+  }
+
+  // The host compiler refused the rewritten file. Where clang, reading the
+  // user's file as CUDA, refused it too, its errors at the user's lines are
+  // often the clearer: a launch's wrong argument is a conversion clang
+  // names, where the host compiler reports a tuple inside cusim's launcher.
+  // Where clang accounts for every error the host compiler has
+  // (host_diagnostics.hpp), clang's errors alone are shown, as nvcc's own
+  // front end would show them, and -v shows the host compiler's too;
+  // otherwise the host compiler's come first and clang's last, where a
+  // terminal shows them.
+  void report_compile_errors(const std::string& host_messages, const std::shared_future<kernel_facts>& pending) const {
     const kernel_facts* facts = nullptr;
     try {
       facts = &pending.get();
     } catch (const std::exception&) {
-      return;
     }
-    if (facts->parsed || facts->user_errors.empty()) return;
-    std::cerr << "cusim-cc: clang, reading the file as CUDA, reports:\n";
+    std::vector<diagnostic_line> flagged;
+    if (facts != nullptr && !facts->parsed) {
+      for (const front_end_diagnostic& d : facts->user_errors) {
+        if (!d.is_note) flagged.push_back({d.file, d.line});
+      }
+    }
+    const bool clang_suffices =
+        !o_.verbose && !flagged.empty() && read_host_errors(without_colours(host_messages), flagged).all_accounted_for();
+    if (!clang_suffices) std::cerr << host_messages;
+    if (flagged.empty()) return;
+    if (!clang_suffices) std::cerr << "cusim-cc: clang, reading the file as CUDA, reports:\n";
     for (const front_end_diagnostic& d : facts->user_errors) {
       std::cerr << d.file << ':' << d.line << ':' << d.column << (d.is_note ? ": note: " : ": error: ") << d.message
                 << '\n'
                 << source_excerpt(d.file, d.line, d.column);
+    }
+    if (clang_suffices) {
+      const auto lines = std::count(host_messages.begin(), host_messages.end(), '\n');
+      std::cerr << "cusim-cc: the host compiler (" << fs::path(tools_.cxx).filename().string()
+                << ") fails at the same lines; cusim-cc -v shows its " << lines << " lines of messages\n";
     }
   }
 

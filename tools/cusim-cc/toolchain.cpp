@@ -1,9 +1,11 @@
 #include "toolchain.hpp"
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -153,7 +155,7 @@ void print_environment(const toolchain& t) {
   if (t.link_libraries.front().starts_with("-L")) std::cerr << "#$ LIBRARIES=  " << t.link_libraries.front() << '\n';
 }
 
-int run_command(const options& o, const std::vector<std::string>& command) {
+int run_command(const options& o, const std::vector<std::string>& command, std::string* error_output) {
   if (o.verbose) {
     std::cerr << "#$";
     for (const auto& c : command) std::cerr << ' ' << c;
@@ -163,13 +165,38 @@ int run_command(const options& o, const std::vector<std::string>& command) {
   std::vector<char*> argv;
   for (const auto& c : command) argv.push_back(const_cast<char*>(c.c_str()));
   argv.push_back(nullptr);
+  // Standard error into a pipe, read to its end before waiting (a full pipe
+  // would stall the command).
+  int pipe_ends[2] = {-1, -1};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (error_output != nullptr) {
+    if (pipe2(pipe_ends, O_CLOEXEC) != 0) {
+      posix_spawn_file_actions_destroy(&actions);
+      std::cerr << "cusim-cc: cannot make a pipe for '" << command[0] << "'s messages\n";
+      return 127;
+    }
+    posix_spawn_file_actions_adddup2(&actions, pipe_ends[1], STDERR_FILENO);
+  }
   pid_t pid = 0;
-  if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
+  const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (error_output != nullptr) {
+    close(pipe_ends[1]);
+    char buffer[4096];
+    for (ssize_t n; (n = read(pipe_ends[0], buffer, sizeof buffer)) != 0;) {
+      if (n > 0) error_output->append(buffer, static_cast<std::size_t>(n));
+      else if (errno != EINTR) break;
+    }
+    close(pipe_ends[0]);
+  }
+  if (spawned != 0) {
     std::cerr << "cusim-cc: cannot run '" << command[0] << "' (not found on PATH?)\n";
     return 127;
   }
   int status = 0;
-  waitpid(pid, &status, 0);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 

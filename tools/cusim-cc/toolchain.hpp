@@ -31,6 +31,7 @@ void print_environment(const toolchain& t);
 
 // Runs `command` (argv[0] looked up on PATH), echoing it under -v as nvcc
 // does ("#$ command"). Returns its exit status; 127 if it could not be started.
-int run_command(const options& o, const std::vector<std::string>& command);
+// `error_output`: where its standard error goes instead of cusim-cc's.
+int run_command(const options& o, const std::vector<std::string>& command, std::string* error_output = nullptr);
 
 }  // namespace cusim::cc
