@@ -380,7 +380,7 @@ class driver {
     if (clang_suffices) {
       const auto lines = std::count(host_messages.begin(), host_messages.end(), '\n');
       std::cerr << "cusim-cc: the host compiler (" << fs::path(tools_.cxx).filename().string()
-                << ") fails at the same lines; cusim-cc -v shows its " << lines << " lines of messages\n";
+                << ") fails at the same lines (cusim-cc -v shows its " << lines << " lines of messages)\n";
     }
   }
 
