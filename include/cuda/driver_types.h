@@ -228,6 +228,11 @@ struct cudaPointerAttributes {
   void* hostPointer;
 };
 
+// Device numbers that name no GPU: the host (cudaMemLocation's id, the
+// CUDA 12 form of cudaMemPrefetchAsync) and none at all.
+#define cudaCpuDeviceId ((int)-1)
+#define cudaInvalidDeviceId ((int)-2)
+
 // Flags of cudaHostRegister and cudaSetDeviceFlags.
 #define cudaHostRegisterDefault 0x00
 #define cudaHostRegisterPortable 0x01

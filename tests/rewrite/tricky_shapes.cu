@@ -4,7 +4,9 @@
 // a nested template, shared arrays sized by template parameters and
 // constexpr calls, several extern __shared__ of different types aliasing
 // the same bytes, T* deduction from an extern __shared__ array, launches in
-// macros, and the static shared size.
+// macros, the static shared size, and the `k << < g, b >> > (args)` that
+// Visual Studio's formatter makes of a launch (Learn-CUDA-Programming's
+// sgemm.cu), beside an `operator<< <>` that is not one.
 #include <cstdio>
 #include <cuda_runtime.h>
 #include <cooperative_groups.h>
@@ -52,6 +54,13 @@ __global__ void deduce(int* p) {
   __syncthreads();
   p[threadIdx.x] = (int)first_of(sd) + 7;
 }
+template <class T> struct boxed;
+template <class T> int operator<<(int shift, const boxed<T>& b);
+template <class T> struct boxed {
+  T v;
+  friend int operator<< <>(int shift, const boxed<T>& b);
+};
+template <class T> int operator<<(int shift, const boxed<T>& b) { return int(b.v) << shift; }
 #define LAUNCH(kern, g, b, ...) kern<<<g, b>>>(__VA_ARGS__)
 #define LAUNCH_T(T) k1<T, (big > 2 ? 3 : 1)><<<1, 32>>>
 int main() {
@@ -80,6 +89,10 @@ int main() {
   // OUTPUT: mac 107
   LAUNCH_T(int)(d); cudaDeviceSynchronize(); printf("lt %d\n", d[0]);
   // OUTPUT: lt 3
+  holder::sk << < 1, 32 >> > (d); cudaDeviceSynchronize(); printf("vs %d\n", d[0]);
+  // OUTPUT: vs 103
+  k1<int, (big >> 1)> << < big >> 2, 32 >>>(d); cudaDeviceSynchronize(); printf("vs2 %d\n", d[0] + (2 << boxed<int>{d[0]}));
+  // OUTPUT: vs2 10
 
   // 32 ints, 32 floats, 65 doubles: 128 + 128 + 520 bytes (known before the
   // first launch too where cusim-cc has its front end:

@@ -145,20 +145,31 @@ class marks_finder : public RecursiveASTVisitor<marks_finder> {
   }
 
   // Kernels, by scope and name: several is an overload.
+  // Every function by scope and name: a kernel of the user's files is
+  // overloaded where another function, kernel or not, shares both (a host
+  // `calc()` beside a `__global__ calc(S*)`, or libc's `random()` beside a
+  // `__global__ random(float*)`, makes the name an overload set).
   bool VisitFunctionDecl(FunctionDecl* function) {
-    if (!function->hasAttr<CUDAGlobalAttr>() || declared_in_library(sources_, function->getLocation(), own_dirs_)) {
-      return true;
-    }
-    const Decl* kernel = function->getCanonicalDecl();
-    if (const FunctionTemplateDecl* pattern = function->getDescribedFunctionTemplate()) kernel = pattern->getCanonicalDecl();
     if (function->isTemplateInstantiation() || function->getIdentifier() == nullptr) return true;
-    kernels[{function->getDeclContext()->getRedeclContext()->getPrimaryContext(), function->getName().str()}].insert(
-        kernel);
+    const Decl* declared = function->getCanonicalDecl();
+    if (const FunctionTemplateDecl* pattern = function->getDescribedFunctionTemplate()) {
+      declared = pattern->getCanonicalDecl();
+    }
+    functions_by_name& same_name =
+        functions[{function->getDeclContext()->getRedeclContext()->getPrimaryContext(), function->getName().str()}];
+    same_name.declared.insert(declared);
+    if (function->hasAttr<CUDAGlobalAttr>() && !declared_in_library(sources_, function->getLocation(), own_dirs_)) {
+      same_name.has_kernel = true;
+    }
     return true;
   }
 
   std::map<const Decl*, shared_variable> variables;
-  std::map<std::pair<const DeclContext*, std::string>, std::set<const Decl*>> kernels;
+  struct functions_by_name {
+    std::set<const Decl*> declared;
+    bool has_kernel = false;
+  };
+  std::map<std::pair<const DeclContext*, std::string>, functions_by_name> functions;
   struct launch_callee {
     std::string text;
     placed_use launch;  // where its `<<<` is
@@ -284,8 +295,8 @@ front_end_marks read_front_end_marks(ASTContext& context, const std::vector<std:
       else same->uses.insert(same->uses.end(), line.uses.begin(), line.uses.end());
     }
   }
-  for (const auto& [scope_and_name, declared] : finder.kernels) {
-    if (declared.size() > 1) marks.overloaded_kernels.insert(scope_and_name.second);
+  for (const auto& [scope_and_name, same_name] : finder.functions) {
+    if (same_name.has_kernel && same_name.declared.size() > 1) marks.overloaded_kernels.insert(scope_and_name.second);
   }
   // Each launch's callee as the n-th `<<<` of its line ("" for one not read).
   for (const marks_finder::launch_callee& callee : finder.launches) {

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <future>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -203,31 +204,35 @@ class driver {
     }
 
     std::string output;
+    bool used_marks = false;
     try {
-      output = rewrite_with_marks(source, facts);
+      output = with_program_profile(rewrite_with_marks(source, facts, used_marks));
     } catch (const rewrite_error& e) {
       const std::string file = e.file.empty() ? input.string() : e.file;
       std::cerr << file << ':' << e.line << ':' << e.column << ": error: " << e.what() << '\n'
                 << source_excerpt(file, e.line, e.column);
       return 1;
     }
-    if (!o_.arch.empty()) {
-      // The program's default profile; weak, so every object may carry it.
-      output += "\nextern \"C\" __attribute__((weak)) const char cusim_program_profile[] = \"sm_" + o_.arch + "\";\n";
-    }
     if (o_.preprocess_only) {
       if (o_.output.empty()) std::cout << output;
       else std::ofstream(o_.output, std::ios::binary) << output;
       return 0;
     }
-    std::ofstream(rewritten, std::ios::binary) << output;
-    auto cc = compiler_command(false, false);
-    cc.insert(cc.end(), {"-c", "-x", "c++-cpp-output", rewritten.string(), "-o", object.string()});
-    // Its messages are read before they are shown (report_compile_errors),
-    // in colour still where they go to a terminal.
-    if (colours_wanted()) cc.push_back("-fdiagnostics-color=always");
     std::string host_messages;
-    if (int rc = run_command(o_, cc, &host_messages)) {
+    int rc = compile_rewritten(output, rewritten, object, host_messages);
+    if (rc != 0 && !used_marks) {
+      // What the host compiler refused may be what the rewrite without
+      // clang's marks got wrong, in a shape the rewriter did not know to
+      // ask about (a kernel that shares its name with a host function):
+      // once more with the marks, where they change the text.
+      std::optional<std::string> again = rewrite_again_with_marks(source, facts);
+      if (again && (again = with_program_profile(std::move(*again))) != output) {
+        notice(o_, "the host compiler refused the rewrite; rewriting again with clang's marks");
+        host_messages.clear();
+        rc = compile_rewritten(*again, rewritten, object, host_messages);
+      }
+    }
+    if (rc != 0) {
       report_compile_errors(host_messages, facts);
       return rc;
     }
@@ -315,7 +320,9 @@ class driver {
   // where they could change it or where the rewriter alone failed: they are
   // then waited for and the text rewritten again. clang parses longer than
   // the host compiler preprocesses, so most files do not wait.
-  std::string rewrite_with_marks(const std::string& source, const std::shared_future<kernel_facts>& facts) const {
+  // `used_marks`: whether the text came from the rewrite with clang's marks.
+  std::string rewrite_with_marks(const std::string& source, const std::shared_future<kernel_facts>& facts,
+                                 bool& used_marks) const {
     bool marks_would_matter = false;
     std::string output;
     std::exception_ptr failed;
@@ -324,6 +331,7 @@ class driver {
     } catch (const rewrite_error&) {
       failed = std::current_exception();
     }
+    used_marks = false;
     if (!failed && !marks_would_matter) return output;
     const kernel_facts* parsed = facts_if_parsed(facts);
     if (parsed == nullptr || parsed->marks.empty()) {
@@ -332,7 +340,43 @@ class driver {
     }
     notice(o_, "rewriting again with clang's marks of __shared__ uses and launches");
     front_end_lookup marks(parsed->marks);
+    used_marks = true;
     return rewrite_translation_unit(source, &marks);
+  }
+
+  // The rewrite with clang's marks, where clang has them (none where it
+  // could not parse the file or the marks' rewrite throws).
+  std::optional<std::string> rewrite_again_with_marks(const std::string& source,
+                                                      const std::shared_future<kernel_facts>& facts) const {
+    const kernel_facts* parsed = facts_if_parsed(facts);
+    if (parsed == nullptr || parsed->marks.empty()) return std::nullopt;
+    try {
+      front_end_lookup marks(parsed->marks);
+      return rewrite_translation_unit(source, &marks);
+    } catch (const rewrite_error&) {
+      return std::nullopt;
+    }
+  }
+
+  // The rewritten text with the program's default profile, where -arch
+  // gave one; weak, so every object may carry it.
+  std::string with_program_profile(std::string output) const {
+    if (!o_.arch.empty()) {
+      output += "\nextern \"C\" __attribute__((weak)) const char cusim_program_profile[] = \"sm_" + o_.arch + "\";\n";
+    }
+    return output;
+  }
+
+  // Compiles the rewritten `text` (written to `rewritten`) into `object`;
+  // the host compiler's messages go to `messages`, in colour still where
+  // they are for a terminal (report_compile_errors reads them first).
+  int compile_rewritten(const std::string& text, const fs::path& rewritten, const fs::path& object,
+                        std::string& messages) const {
+    std::ofstream(rewritten, std::ios::binary) << text;
+    auto cc = compiler_command(false, false);
+    cc.insert(cc.end(), {"-c", "-x", "c++-cpp-output", rewritten.string(), "-o", object.string()});
+    if (colours_wanted()) cc.push_back("-fdiagnostics-color=always");
+    return run_command(o_, cc, &messages);
   }
 
   // Whether the host compiler's messages, read through a pipe, should keep

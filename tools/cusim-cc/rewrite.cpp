@@ -37,6 +37,48 @@ std::size_t find_at_top_level(const std::string& text, std::size_t from, std::st
   return std::string::npos;
 }
 
+// The length of the launch's opening `<<<` at `at`, or of the `<< <` that
+// Visual Studio's formatter makes of it (nvcc takes both), or 0. Nothing
+// else in C++ reads `<<` then `<`, but a template operator's
+// specialization (`operator<< <T>`, `operator<< <>`).
+std::size_t launch_open_at(const std::string& text, std::size_t at) {
+  if (text.compare(at, 3, "<<<") == 0) return 3;
+  if (text.compare(at, 2, "<<") != 0 || (at > 0 && text[at - 1] == '<')) return 0;
+  std::size_t next = at + 2;
+  while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+  if (next == at + 2 || next >= text.size() || text[next] != '<' || text.compare(next, 2, "<<") == 0) return 0;
+  std::size_t before = at;
+  while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
+  constexpr std::string_view op = "operator";
+  if (before >= op.size() && text.compare(before - op.size(), op.size(), op) == 0 &&
+      (before == op.size() || !is_ident_char(text[before - op.size() - 1]))) {
+    return 0;
+  }
+  return next + 1 - at;
+}
+
+// Where the configuration of a launch opened by `open_length` characters
+// ends: the first `>>>` outside brackets, or for a `<< <` launch the first
+// `>>>` or `>> >` (its formatter's closing); npos if none. `close_length`:
+// how long it is.
+std::size_t find_launch_close(const std::string& text, std::size_t from, std::size_t open_length,
+                              std::size_t& close_length) {
+  for (std::size_t at = from;; ++at) {
+    at = find_at_top_level(text, at, open_length == 3 ? ">>>" : ">>");
+    if (at == std::string::npos) return at;
+    std::size_t next = at + 2;
+    if (open_length == 3 || text.compare(at, 3, ">>>") == 0) {
+      close_length = 3;
+      return at;
+    }
+    while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+    if (next > at + 2 && next < text.size() && text[next] == '>') {
+      close_length = next + 1 - at;
+      return at;
+    }
+  }
+}
+
 // Scans a translation unit left to right, copying it to `out_` while
 // replacing launches and shared declarations. Knows just enough C++ lexing
 // to skip string and character literals and to track bracket nesting.
@@ -74,8 +116,8 @@ class rewriter {
         copy_until_newline();
       } else if (c == '"' || c == '\'') {
         copy_literal();
-      } else if (src_.compare(pos_, 3, "<<<") == 0) {
-        rewrite_launch();
+      } else if (const std::size_t open = c == '<' ? launch_open_at(src_, pos_) : 0) {
+        rewrite_launch(open);
       } else if (is_ident_char(c) && !prev_is_ident()) {
         const std::string_view word = ident_at(pos_);
         if (std::isdigit(static_cast<unsigned char>(c))) {
@@ -387,9 +429,9 @@ class rewriter {
     for (std::size_t at = line_start_of(src_, pos_); at < pos_;) {
       if (opens_literal(src_, at)) {
         at = literal_end(src_, at);
-      } else if (src_.compare(at, 3, "<<<") == 0) {
+      } else if (const std::size_t open = launch_open_at(src_, at)) {
         ++ordinal;
-        at += 3;
+        at += open;
       } else {
         ++at;
       }
@@ -435,7 +477,8 @@ class rewriter {
                         (launch_end_ > 0 ? " after the previous launch" : ""));
   }
 
-  void rewrite_launch() {
+  // `open`: the length of the `<<<` (or `<< <`) at pos_.
+  void rewrite_launch(std::size_t open) {
     std::size_t start = 0;
     if (const std::optional<std::size_t> marked = marked_callee_start()) {
       start = *marked;
@@ -463,9 +506,10 @@ class rewriter {
     while (!callee.empty() && std::isspace(static_cast<unsigned char>(callee.back()))) callee.pop_back();
     if (callee.empty()) throw rewrite_error("a <<<...>>> launch with no kernel before it");
     // The configuration runs to the first ">>>" outside brackets.
-    const std::size_t i = find_at_top_level(src_, pos_ + 3, ">>>");
+    std::size_t close = 0;
+    const std::size_t i = find_launch_close(src_, pos_ + open, open, close);
     if (i == std::string::npos) throw rewrite_error("a kernel launch '" + callee + "<<<' has no closing '>>>'");
-    const std::string config = src_.substr(pos_ + 3, i - pos_ - 3);
+    const std::string config = src_.substr(pos_ + open, i - pos_ - open);
     if (config.find_first_not_of(" \t\n") == std::string::npos) {
       throw rewrite_error("the kernel launch '" + callee + "<<<>>>' has no configuration (grid and block)");
     }
@@ -499,7 +543,7 @@ class rewriter {
     launch_end_ = out_.size();
     out_.append(callee_newlines, '\n');
     note_markers(pos_, i);
-    pos_ = i + 3;
+    pos_ = i + close;
   }
 
   // `__global__` reaches the rewriter as this marker (cuda_runtime.h): the

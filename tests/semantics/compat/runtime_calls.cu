@@ -144,6 +144,11 @@ int main() {
   device.id = 0;
   expect(cudaMemAdvise(managed, 4096, cudaMemAdviseSetPreferredLocation, device) == cudaSuccess, "advise");
   expect(cudaMemPrefetchAsync(managed, 4096, device, 0, stream) == cudaSuccess, "prefetch");
+  cudaMemLocation on_host = {};
+  on_host.type = cudaMemLocationTypeHost;
+  on_host.id = cudaCpuDeviceId;  // the host's device number, as CUDA 12's prefetch took it
+  expect(cudaMemPrefetchAsync(managed, 4096, on_host, 0, stream) == cudaSuccess, "prefetch to the host");
+  expect(cudaCpuDeviceId == -1 && cudaInvalidDeviceId == -2, "cudaCpuDeviceId, cudaInvalidDeviceId");
   expect(cudaStreamAttachMemAsync(stream, managed) == cudaSuccess, "attach");
   cudaEvent_t event;
   expect(cudaEventCreate(&event, cudaEventDisableTiming) == cudaSuccess, "cudaEventCreate with flags");
