@@ -8,6 +8,7 @@
 #pragma once
 #include <cstddef>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include <cusim/detail/kernel_call.hpp>
@@ -112,13 +113,29 @@ kernel_launcher<Params...> launch_named(const char* name, void (*kernel)(Params.
 template <class... A>
 struct kernel_signature {};
 
-// The form cusim-cc rewrites a launch of a kernel template into when its
-// template arguments are left to deduction (`k<<<g, b>>>(p)` for
-// `template <class T> __global__ void k(T*)`). `Resolve` maps the decayed
-// argument types to the kernel to run: the specialization itself when its
-// parameters are exactly those types (so cudaFuncSetAttribute on it applies),
-// else a function that calls the template with them, letting C++ deduce.
-template <class Resolve>
+// `f` when it names one function (not an overload set, not a template left
+// to deduction); otherwise no match. cusim-cc's resolvers ask, in a
+// requires-expression, whether a callee such as `k<4>` names one kernel:
+// the `Dependent` arguments (the launch's argument types) make the
+// question one the resolver's instantiation answers, not a hard error.
+template <class... Dependent, class F>
+constexpr F* unique_function(F* f) {
+  return f;
+}
+
+// The form cusim-cc rewrites a launch of a kernel template or of an
+// overloaded kernel into (`k<<<g, b>>>(p)` for `template <class T>
+// __global__ void k(T*)`, `k<4><<<g, b>>>(p)` for `template <int N, class
+// T> __global__ void k(T*)`). `Resolve` maps the decayed argument types to
+// the kernel to run: the specialization or overload whose parameters are
+// exactly those types, else the one kernel the callee names (its
+// arguments converted, as a launch of it by name converts them), else a
+// function that calls the callee with them, letting C++ deduce and pick.
+// The first two are the kernel itself (so cudaFuncSetAttribute on it
+// applies). `Direct`: where cusim-cc knows the callee is a kernel, a lambda
+// that calls it by name (kernel_launcher::calling_by_name), where C++
+// deduces and picks again what the resolver did.
+template <class Resolve, class Direct = void>
 class deduced_kernel_launcher {
  public:
   deduced_kernel_launcher(const char* name, launch_shape shape) : name_(name), shape_(shape) {}
@@ -126,7 +143,16 @@ class deduced_kernel_launcher {
   template <class... Args>
   cudaError_t operator()(Args&&... args) const {
     const auto kernel = Resolve{}(kernel_signature<std::decay_t<Args>...>{});
-    return kernel_launcher(kernel, shape_, name_)(std::forward<Args>(args)...);
+    if constexpr (std::is_void_v<Direct>) {
+      return kernel_launcher(kernel, shape_, name_)(std::forward<Args>(args)...);
+    } else {
+      return kernel_launcher(kernel, shape_, name_).calling_by_name(Direct{})(std::forward<Args>(args)...);
+    }
+  }
+
+  template <class ByName>
+  deduced_kernel_launcher<Resolve, ByName> calling_by_name(ByName) const {
+    return deduced_kernel_launcher<Resolve, ByName>(name_, shape_);
   }
 
  private:

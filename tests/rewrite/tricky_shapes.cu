@@ -61,6 +61,18 @@ template <class T> struct boxed {
   friend int operator<< <>(int shift, const boxed<T>& b);
 };
 template <class T> int operator<<(int shift, const boxed<T>& b) { return int(b.v) << shift; }
+// Template arguments given in part, the rest deduced from the launch's
+// arguments (moderngpu's `launch_box_cta_k<launch_box, func_t><<<...>>>(f,
+// num_ctas, args...)`), and given in full with arguments of other types,
+// converted, to the one kernel they name (cudaFuncSetAttribute on it holds).
+template <int N, class T> __global__ void partial(T* p, T v) { p[threadIdx.x] = int(v) + N; }
+template <int N, class... Args> __global__ void variadic(int* p, Args... args) { p[threadIdx.x] = (N + ... + args); }
+template <int N> __global__ void big_shared(int* p, size_t n) {
+  extern __shared__ int dyn[];
+  dyn[threadIdx.x] = N;
+  __syncthreads();
+  if (threadIdx.x < n) p[threadIdx.x] = dyn[0] + int(n);
+}
 #define LAUNCH(kern, g, b, ...) kern<<<g, b>>>(__VA_ARGS__)
 #define LAUNCH_T(T) k1<T, (big > 2 ? 3 : 1)><<<1, 32>>>
 int main() {
@@ -89,8 +101,16 @@ int main() {
   // OUTPUT: mac 107
   LAUNCH_T(int)(d); cudaDeviceSynchronize(); printf("lt %d\n", d[0]);
   // OUTPUT: lt 3
+  partial<5><<<1, 32>>>(d, 2); cudaDeviceSynchronize(); printf("partial %d\n", d[0]);
+  // OUTPUT: partial 7
+  variadic<100><<<1, 32>>>(d, 1, 2, 3); cudaDeviceSynchronize(); printf("variadic %d\n", d[0]);
+  // OUTPUT: variadic 106
+  cudaFuncSetAttribute(big_shared<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
+  big_shared<4><<<1, 32, 64 * 1024>>>(d, 32); cudaDeviceSynchronize();
+  printf("big %d %s\n", d[0], cudaGetErrorString(cudaGetLastError()));
+  // OUTPUT: big 36 no error
   holder::sk << < 1, 32 >> > (d); cudaDeviceSynchronize(); printf("vs %d\n", d[0]);
-  // OUTPUT: vs 103
+  // OUTPUT: vs 136
   k1<int, (big >> 1)> << < big >> 2, 32 >>>(d); cudaDeviceSynchronize(); printf("vs2 %d\n", d[0] + (2 << boxed<int>{d[0]}));
   // OUTPUT: vs2 10
 

@@ -521,24 +521,28 @@ class rewriter {
       if (c == '"' || c == '\\') name += '\\';
       name += c;
     }
-    if (callee.find('<') == std::string::npos && (is_template_kernel(name) || is_overloaded_kernel(name))) {
-      // Template arguments deduced from the launch's arguments: the
-      // resolver picks the specialization once their types are known. So
-      // for overloaded kernels: the overload whose parameters the
-      // arguments match exactly, or else a call that C++ resolves.
+    const bool template_id = callee.find('<') != std::string::npos;
+    if (is_template_kernel(name) || (!template_id && is_overloaded_kernel(name))) {
+      // Template arguments deduced from the launch's arguments, all of
+      // them (`k<<<...>>>`) or those the callee leaves (`k<4><<<...>>>` for
+      // `template <int N, class T>`): the resolver picks the specialization
+      // once their types are known. So for overloaded kernels: the overload
+      // whose parameters the arguments match exactly, or else a call that
+      // C++ resolves. A callee that names one kernel (`k<4, float>`) is it.
       const std::string pointer = "static_cast<void (*)(A...)>(" + callee + ")";
+      const std::string unique = "::cusim::detail::unique_function<A...>(" + callee + ")";
       out_ += "::cusim::detail::launch_deduced(\"" + name + "\", []<class... A>(::cusim::detail::kernel_signature<A...>) { if constexpr (requires { " +
-              pointer + "; }) return " + pointer + "; else return +[](A... a) { " + callee + "(a...); }; }, " +
-              config + ")";
+              pointer + "; }) return " + pointer + "; else if constexpr (requires { " + unique + "; }) return " + unique +
+              "; else return +[](A... a) { " + callee + "(a...); }; }, " + config + ")";
     } else {
       out_ += "::cusim::detail::launch_named(\"" + name + "\", " + callee + ", " + config + ")";
-      // A kernel this file declares, called by name from the thread loop,
-      // so that the compiler can compile its code into the loop
-      // (detail::direct_kernel_call). The parentheses keep argument-
-      // dependent lookup out: the call finds what the launch found.
-      if (is_kernel(name) && (name.find("::") != std::string::npos || !may_name_a_variable(name))) {
-        out_ += ".calling_by_name([](const auto&... __cusim_arguments) { (" + callee + ")(__cusim_arguments...); })";
-      }
+    }
+    // A kernel this file declares, called by name from the thread loop,
+    // so that the compiler can compile its code into the loop
+    // (detail::direct_kernel_call). The parentheses keep argument-
+    // dependent lookup out: the call finds what the launch found.
+    if (is_kernel(name) && (name.find("::") != std::string::npos || !may_name_a_variable(name))) {
+      out_ += ".calling_by_name([](const auto&... __cusim_arguments) { (" + callee + ")(__cusim_arguments...); })";
     }
     launch_end_ = out_.size();
     out_.append(callee_newlines, '\n');
