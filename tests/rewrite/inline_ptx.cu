@@ -12,7 +12,7 @@ __device__ unsigned lane_and_sum(unsigned a, unsigned& total) {
   // CHECK: inline_ptx.cu", 10}; ::cusim::detail::ptx::operand_slot __cusim_asm_operands[] = {::cusim::detail::ptx::output<'r'>(lane)}; ::cusim::detail::ptx::run(__cusim_asm, __cusim_asm_operands, 1); }
   // CHECK: {::cusim::detail::ptx::in_out<'r'>(total), ::cusim::detail::ptx::input<'r'>(a)}; ::cusim::detail::ptx::run(__cusim_asm, __cusim_asm_operands, 2); }
   asm("add.u32 %0, %0, %1;"
-      : "+r"(total)
+      : "+" "r"(total)  // adjacent literals: one constraint, as in C++ (moderngpu pastes them)
       : "r"(a));
   return lane;
 }

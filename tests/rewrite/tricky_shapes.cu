@@ -73,6 +73,22 @@ template <int N> __global__ void big_shared(int* p, size_t n) {
   __syncthreads();
   if (threadIdx.x < n) p[threadIdx.x] = dyn[0] + int(n);
 }
+// Classes defined in a __shared__ or __constant__ declaration, named or
+// not (moderngpu's kernels keep their shared memory in `__shared__ union {
+// ... } shared;`).
+__constant__ struct { int scale; int offset; } params = {3, 1};
+__global__ void class_shared(int* p) {
+  __shared__ union { int keys[32]; float values[32]; } shared;
+  __shared__ struct pair_s { int a; int b; } pairs[2], single;
+  shared.keys[threadIdx.x] = threadIdx.x;
+  if (threadIdx.x == 0) pairs[1].b = 40, single.a = 2;
+  __syncthreads();
+  pair_s copy = pairs[1];
+  p[threadIdx.x] = shared.keys[31 - threadIdx.x] * params.scale + params.offset + copy.b + single.a;
+}
+// CHECK: namespace { struct cusim_declared_type_0 { int scale; int offset; }; } static struct cusim_declared_type_0 cusim_constant_storage_params = {3, 1};
+// CHECK: union cusim_declared_type_1 { int keys[32]; float values[32]; }; static constinit ::cusim::detail::shared_site
+// CHECK: struct pair_s { int a; int b; }; static constinit ::cusim::detail::shared_site
 #define LAUNCH(kern, g, b, ...) kern<<<g, b>>>(__VA_ARGS__)
 #define LAUNCH_T(T) k1<T, (big > 2 ? 3 : 1)><<<1, 32>>>
 int main() {
@@ -109,8 +125,10 @@ int main() {
   big_shared<4><<<1, 32, 64 * 1024>>>(d, 32); cudaDeviceSynchronize();
   printf("big %d %s\n", d[0], cudaGetErrorString(cudaGetLastError()));
   // OUTPUT: big 36 no error
+  class_shared<<<1, 32>>>(d); cudaDeviceSynchronize(); printf("class_shared %d %d\n", d[0], d[31]);
+  // OUTPUT: class_shared 136 43
   holder::sk << < 1, 32 >> > (d); cudaDeviceSynchronize(); printf("vs %d\n", d[0]);
-  // OUTPUT: vs 136
+  // OUTPUT: vs 236
   k1<int, (big >> 1)> << < big >> 2, 32 >>>(d); cudaDeviceSynchronize(); printf("vs2 %d\n", d[0] + (2 << boxed<int>{d[0]}));
   // OUTPUT: vs2 10
 

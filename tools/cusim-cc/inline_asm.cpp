@@ -68,7 +68,13 @@ asm_operand read_operand(std::string_view text, bool output) {
     throw rewrite_error("inline PTX: named asm operands ([name] \"r\"(x)) are not supported; use %0, %1, ...");
   }
   if (text.empty() || text.front() != '"') throw rewrite_error("inline PTX: an asm operand without a constraint string");
-  const std::size_t literal_stop = literal_end(text, 0);
+  // Adjacent literals are one constraint (`"=" "r"(x)`, as moderngpu's
+  // macros paste them), as C++ makes them.
+  std::size_t literal_stop = literal_end(text, 0);
+  for (std::size_t next = literal_stop; next < text.size(); ++next) {
+    if (text[next] == '"') next = literal_stop = literal_end(text, next);
+    if (next >= text.size() || !std::isspace(static_cast<unsigned char>(text[next]))) break;
+  }
   const std::string constraint = decode_string_literals(text.substr(0, literal_stop));
   const std::string_view rest = trim(text.substr(literal_stop));
   if (rest.size() < 2 || rest.front() != '(' || rest.back() != ')') {

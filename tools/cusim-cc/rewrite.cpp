@@ -79,6 +79,65 @@ std::size_t find_launch_close(const std::string& text, std::size_t from, std::si
   }
 }
 
+// A class defined in a __shared__ or __constant__ declaration's type
+// (`__shared__ union { int keys[128]; float values[128]; } shared;`, as
+// moderngpu's kernels write it): its definition, to stand on its own before
+// the declaration, which then names it. An unnamed class gets `fresh_name`
+// (its own type still; only the name is new). Empty when the type defines
+// no class.
+struct hoisted_class {
+  std::string definition;  // `union NAME { ... };`
+  std::string declaration; // the declaration with `union NAME` for the class
+};
+std::optional<hoisted_class> hoist_class_definition(const std::string& decl, const std::string& fresh_name) {
+  for (const std::string_view key : {"struct", "union", "class"}) {
+    std::optional<hoisted_class> found;
+    for_each_identifier(decl, 0, key, [&](std::size_t at) {
+      std::size_t i = at + key.size();
+      auto skip_blanks = [&] {
+        while (i < decl.size() && std::isspace(static_cast<unsigned char>(decl[i]))) ++i;
+      };
+      skip_blanks();
+      // Attributes between the key and the name.
+      for (;;) {
+        if (decl.compare(i, 13, "__attribute__") == 0 || decl.compare(i, 7, "alignas") == 0) {
+          const std::size_t open = decl.find('(', i);
+          const std::size_t close = open == std::string::npos ? open : closing_bracket(decl, open, '(', ')');
+          if (close == std::string::npos) return false;
+          i = close + 1;
+        } else if (decl.compare(i, 2, "[[") == 0) {
+          const std::size_t close = closing_bracket(decl, i, '[', ']');
+          if (close == std::string::npos) return false;
+          i = close + 1;
+        } else {
+          break;
+        }
+        skip_blanks();
+      }
+      const std::size_t name_start = i;
+      while (i < decl.size() && is_ident_char(decl[i])) ++i;
+      std::string name = decl.substr(name_start, i - name_start);
+      skip_blanks();
+      if (name == "final") name.clear();
+      if (decl.compare(i, 5, "final") == 0 && (i + 5 == decl.size() || !is_ident_char(decl[i + 5]))) {
+        i += 5;
+        skip_blanks();
+      }
+      std::size_t open = i;
+      if (i < decl.size() && decl[i] == ':' && decl.compare(i, 2, "::") != 0) open = decl.find('{', i);  // bases
+      if (open == std::string::npos || open >= decl.size() || decl[open] != '{') return true;  // no definition here
+      const std::size_t close = closing_bracket(decl, open, '{', '}');
+      if (close == std::string::npos) return false;
+      if (name.empty()) name = fresh_name;
+      found = hoisted_class{std::string(key) + " " + name + " " + decl.substr(i, close + 1 - i) + ";",
+                            decl.substr(0, at) + std::string(key) + " " + name + decl.substr(close + 1)};
+      return false;
+    });
+    if (found) return found;
+  }
+  return std::nullopt;
+}
+
 // Scans a translation unit left to right, copying it to `out_` while
 // replacing launches and shared declarations. Knows just enough C++ lexing
 // to skip string and character literals and to track bracket nesting.
@@ -112,7 +171,14 @@ class rewriter {
       const char c = src_[pos_];
       // '#' first: at_line_start() looks back over the line's indentation,
       // which for every character of a long blank run would be quadratic.
-      if (c == '#' && at_line_start()) {
+      if (c == '#' && pos_ > 0 && src_[pos_ - 1] != '\n' && expanded_unroll_pragma_end() != pos_) {
+        // A macro's `#pragma unroll` (moderngpu's PRAGMA_UNROLL): a hint,
+        // which nvcc takes and g++ refuses as a stray '#'. Blanks keep the
+        // columns of what follows.
+        const std::size_t end = expanded_unroll_pragma_end();
+        out_.append(end - pos_, ' ');
+        pos_ = end;
+      } else if (c == '#' && at_line_start()) {
         copy_until_newline();
       } else if (c == '"' || c == '\'') {
         copy_literal();
@@ -186,6 +252,40 @@ class rewriter {
     emit_due_insertions();  // one that ends the file
   }
 
+  // Where the `#pragma unroll` (or `nounroll`, with its count: a number or
+  // a parenthesized expression) at pos_ ends, where a macro's expansion put
+  // it: not at a line's first column, where the preprocessor writes the
+  // directives it keeps, and alone on its line, as nvcc takes it (it refuses
+  // `PRAGMA_UNROLL for (...)` on one line). pos_ if there is none.
+  std::size_t expanded_unroll_pragma_end() const {
+    const std::size_t end = unroll_pragma_end(pos_);
+    std::size_t rest = end;
+    while (rest < src_.size() && (src_[rest] == ' ' || src_[rest] == '\t' || src_[rest] == '\r')) ++rest;
+    return rest == src_.size() || src_[rest] == '\n' ? end : pos_;
+  }
+  std::size_t unroll_pragma_end(std::size_t hash) const {
+    std::size_t at = hash + 1;
+    auto skip_blanks = [&] {
+      while (at < src_.size() && (src_[at] == ' ' || src_[at] == '\t')) ++at;
+    };
+    skip_blanks();
+    if (ident_at(at) != "pragma") return hash;
+    at += 6;
+    skip_blanks();
+    const std::string_view hint = ident_at(at);
+    if (hint != "unroll" && hint != "nounroll") return hash;
+    at += hint.size();
+    const std::size_t after_hint = at;
+    skip_blanks();
+    if (hint == "unroll" && at < src_.size() && std::isdigit(static_cast<unsigned char>(src_[at]))) {
+      return at + ident_at(at).size();
+    }
+    if (hint == "unroll" && at < src_.size() && src_[at] == '(') {
+      const std::size_t close = closing_bracket(src_, at, '(', ')');
+      if (close != std::string::npos && src_.find('\n', at) > close) return close + 1;
+    }
+    return after_hint;
+  }
   bool at_line_start() const {
     for (std::size_t i = pos_; i > 0; --i) {
       const char p = src_[i - 1];
@@ -1054,8 +1154,29 @@ class rewriter {
   // A __shared__ declaration: from the qualifiers before it to its ';'.
   void rewrite_shared() {
     const declaration_text d = take_declaration(10);
-    emit_shared(d.qualifiers + d.body, d.is_extern, d.line);
+    emit_shared(hoisting_class_definition(d.qualifiers + d.body), d.is_extern, d.line);
     finish_declaration(d);
+  }
+
+  // `decl` without the class its type defines, whose definition goes to
+  // out_ first (hoist_class_definition); device and host markers in it
+  // become blanks, as the scan makes them elsewhere.
+  std::string hoisting_class_definition(const std::string& decl) {
+    const std::string fresh_name = "cusim_declared_type_" + std::to_string(declared_types_);
+    auto hoisted = hoist_class_definition(decl, fresh_name);
+    if (!hoisted) return decl;
+    const bool named_here = hoisted->definition.find(fresh_name) != std::string::npos;
+    if (named_here) ++declared_types_;
+    for (const std::string_view marker : {device_marker, host_marker}) {
+      for (std::size_t at = hoisted->definition.find(marker); at != std::string::npos;
+           at = hoisted->definition.find(marker, at)) {
+        hoisted->definition.replace(at, marker.size(), marker.size(), ' ');
+      }
+    }
+    // At namespace scope, in an unnamed namespace: another file's class of
+    // the same made-up name is another class.
+    out_ += in_function() || !named_here ? hoisted->definition + " " : "namespace { " + hoisted->definition + " } ";
+    return hoisted->declaration;
   }
 
   // `__constant__ float c[4] = {...};` at namespace scope: storage local to
@@ -1069,7 +1190,7 @@ class rewriter {
   void rewrite_constant() {
     const declaration_text d = take_declaration(12);
     std::vector<declarator> declarators;
-    const std::string base = split_declarators(d.qualifiers + d.body, declarators);
+    const std::string base = split_declarators(hoisting_class_definition(d.qualifiers + d.body), declarators);
     for (const declarator& v : declarators) {
       const std::string type = "::std::type_identity_t<" + base + v.stars + v.bounds + ">";
       if (d.is_extern) {
@@ -1257,6 +1378,7 @@ class rewriter {
   front_end_lookup* marks_;  // clang's marks, or none
   // Whether clang's marks could change the text (rewrite_translation_unit).
   bool marks_would_matter_ = false;
+  unsigned declared_types_ = 0;  // names given to unnamed classes of __shared__ and __constant__ declarations
   // Views with a use the marks missed (check_view_uses): (file, line, name).
   std::vector<std::tuple<std::string, unsigned long, std::string>> unmarked_views_;
   std::set<std::string, std::less<>> namespace_views_;  // __shared__ variables at namespace scope
