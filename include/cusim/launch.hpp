@@ -51,7 +51,7 @@ class kernel_launcher {
     // The arguments converted to the parameters' types on the host, as
     // nvcc's launch stub takes them; the kernel gets their bytes. These host
     // copies are destroyed once the launch is queued, as the stub's are.
-    const std::tuple<std::decay_t<Params>...> host_copies(std::forward<Args>(args)...);
+    const std::tuple<detail::host_argument<Params>...> host_copies(std::forward<Args>(args)...);
     auto call = call_type::make(kernel_, std::apply([](const auto&... value) {
       return typename call_type::arguments_type(detail::store_parameter<Params>(value)...);
     }, host_copies));

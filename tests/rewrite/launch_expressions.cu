@@ -33,7 +33,7 @@ int main() {
   // Template arguments holding '>' and '<' inside parentheses.
   add_n<int, (big > 2 ? 100 : 1)><<<1, 1>>>(count);
   // CHECK: launch_deduced("add_n", []<class... A>(::cusim::detail::kernel_signature<A...>) { if constexpr (requires { static_cast<void (*)(A...)>(add_n<int, (big > 2 ? 100 : 1)>); })
-  // CHECK: }, 1, 1).calling_by_name([](const auto&... __cusim_arguments) { (add_n<int, (big > 2 ? 100 : 1)>)(__cusim_arguments...); })(count);
+  // CHECK: }, 1, 1).calling_by_name([](auto&&... __cusim_arguments) { (add_n<int, (big > 2 ? 100 : 1)>)(__cusim_arguments...); })(count);
   add_n<int, (big < 2 ? 1 : 1000)><<<1, 1>>>(count);
   cudaDeviceSynchronize();
   std::printf("count %d\n", *count);

@@ -27,27 +27,27 @@ int main() {
   cudaStream_t stream = 0;
 
   k<<<1, 64>>>(p);
-  // CHECK: ::cusim::detail::launch_named("k", k, 1, 64).calling_by_name([](const auto&... __cusim_arguments) { (k)(__cusim_arguments...); })(p);
+  // CHECK: ::cusim::detail::launch_named("k", k, 1, 64).calling_by_name([](auto&&... __cusim_arguments) { (k)(__cusim_arguments...); })(p);
   k<<<dim3(1, 1), dim3(64), 0>>>(p);
-  // CHECK: launch_named("k", k, dim3(1, 1), dim3(64), 0).calling_by_name([](const auto&... __cusim_arguments) { (k)(__cusim_arguments...); })(p);
+  // CHECK: launch_named("k", k, dim3(1, 1), dim3(64), 0).calling_by_name([](auto&&... __cusim_arguments) { (k)(__cusim_arguments...); })(p);
   k<<<1, 64, 0, stream>>>(p);
-  // CHECK: launch_named("k", k, 1, 64, 0, stream).calling_by_name([](const auto&... __cusim_arguments) { (k)(__cusim_arguments...); })(p);
+  // CHECK: launch_named("k", k, 1, 64, 0, stream).calling_by_name([](auto&&... __cusim_arguments) { (k)(__cusim_arguments...); })(p);
   k <<< checked((64 + 63) / 64), std::vector<int>{64, 1}.front() >>> (p);
-  // CHECK: launch_named("k", k, checked((64 + 63) / 64), std::vector<int>{64, 1}.front() ).calling_by_name([](const auto&... __cusim_arguments) { (k)(__cusim_arguments...); }) (p);
+  // CHECK: launch_named("k", k, checked((64 + 63) / 64), std::vector<int>{64, 1}.front() ).calling_by_name([](auto&&... __cusim_arguments) { (k)(__cusim_arguments...); }) (p);
   scaled<int, 3><<<1, 64>>>(p);
   // CHECK: launch_deduced("scaled", []<class... A>(::cusim::detail::kernel_signature<A...>) { if constexpr (requires { static_cast<void (*)(A...)>(scaled<int, 3>); })
   // CHECK: else if constexpr (requires { ::cusim::detail::unique_function<A...>(scaled<int, 3>); }) return ::cusim::detail::unique_function<A...>(scaled<int, 3>);
-  // CHECK: }, 1, 64).calling_by_name([](const auto&... __cusim_arguments) { (scaled<int, 3>)(__cusim_arguments...); })(p);
+  // CHECK: }, 1, 64).calling_by_name([](auto&&... __cusim_arguments) { (scaled<int, 3>)(__cusim_arguments...); })(p);
   math::twice<<<1, 64>>>(p);
-  // CHECK: launch_named("math::twice", math::twice, 1, 64).calling_by_name([](const auto&... __cusim_arguments) { (math::twice)(__cusim_arguments...); })(p);
+  // CHECK: launch_named("math::twice", math::twice, 1, 64).calling_by_name([](auto&&... __cusim_arguments) { (math::twice)(__cusim_arguments...); })(p);
   ::math::twice<<<1, 64>>>(p);
-  // CHECK: launch_named("::math::twice", ::math::twice, 1, 64).calling_by_name([](const auto&... __cusim_arguments) { (::math::twice)(__cusim_arguments...); })(p);
+  // CHECK: launch_named("::math::twice", ::math::twice, 1, 64).calling_by_name([](auto&&... __cusim_arguments) { (::math::twice)(__cusim_arguments...); })(p);
   deduced<<<1, 64>>>(p, 1, 64);
   // CHECK: launch_deduced("deduced", []<class... A>(::cusim::detail::kernel_signature<A...>)
-  // CHECK: return +[](A... a) { deduced(a...); }; }, 1, 64).calling_by_name([](const auto&... __cusim_arguments) { (deduced)(__cusim_arguments...); })(p, 1, 64);
+  // CHECK: return +[](A... a) { deduced(a...); }; }, 1, 64).calling_by_name([](auto&&... __cusim_arguments) { (deduced)(__cusim_arguments...); })(p, 1, 64);
   deduced<<<1, 64>>>(p, 1, static_cast<unsigned char>(64));  // arguments converted at the call
   LAUNCH_OVER(k, 64, p);
-  // CHECK: launch_named("k", k, ((64) + 31) / 32, 32).calling_by_name([](const auto&... __cusim_arguments) { (k)(__cusim_arguments...); })(p);
+  // CHECK: launch_named("k", k, ((64) + 31) / 32, 32).calling_by_name([](auto&&... __cusim_arguments) { (k)(__cusim_arguments...); })(p);
   none<<<1,
          1>>>();
   k

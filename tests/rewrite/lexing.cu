@@ -22,8 +22,8 @@ int main() {
   // CHECK: const long big = 1'000'000;
   // CHECK: uR"x(a "quoted" count<<<1, 1>>>(n) )x"
   // CHECK: LR"(also "raw" <<<)"
-  // CHECK: launch_named("count", count, 2, 3).calling_by_name([](const auto&... __cusim_arguments) { (count)(__cusim_arguments...); })(n);
-  // CHECK: launch_named("count", count, 1, 0).calling_by_name([](const auto&... __cusim_arguments) { (count)(__cusim_arguments...); })(n);
+  // CHECK: launch_named("count", count, 2, 3).calling_by_name([](auto&&... __cusim_arguments) { (count)(__cusim_arguments...); })(n);
+  // CHECK: launch_named("count", count, 1, 0).calling_by_name([](auto&&... __cusim_arguments) { (count)(__cusim_arguments...); })(n);
   cudaDeviceSynchronize();
   std::printf("%d %ld %g %g %zu %zu %d\n", *n, big, tiny, hex, std::char_traits<char16_t>::length(raw),
               std::char_traits<wchar_t>::length(wide), int(letter));

@@ -642,7 +642,7 @@ class rewriter {
     // (detail::direct_kernel_call). The parentheses keep argument-
     // dependent lookup out: the call finds what the launch found.
     if (is_kernel(name) && (name.find("::") != std::string::npos || !may_name_a_variable(name))) {
-      out_ += ".calling_by_name([](const auto&... __cusim_arguments) { (" + callee + ")(__cusim_arguments...); })";
+      out_ += ".calling_by_name([](auto&&... __cusim_arguments) { (" + callee + ")(__cusim_arguments...); })";
     }
     launch_end_ = out_.size();
     out_.append(callee_newlines, '\n');

@@ -92,15 +92,32 @@ template <class T>
 struct parameter_bytes {
   alignas(T) unsigned char bytes[sizeof(T)];
 };
+// A parameter of non-const lvalue reference type (`__global__ void
+// k(Elem& e)`, as NVIDIA's unified-memory examples write it) is the
+// argument's address, as nvcc passes it (a reference is an address in the
+// ABI): the kernel's writes reach the argument, which on a GPU must be in
+// managed memory. A const reference gets a copy, as a value parameter does
+// (its argument is often a temporary, which the launch outlives).
 template <class T>
-using stored_parameter = std::conditional_t<passed_by_address<T>, parameter_bytes<T>, std::decay_t<T>>;
+inline constexpr bool passed_as_reference =
+    std::is_lvalue_reference_v<T> && !std::is_const_v<std::remove_reference_t<T>>;
+template <class T>
+using stored_parameter =
+    std::conditional_t<passed_as_reference<T>, std::remove_reference_t<T>*,
+                       std::conditional_t<passed_by_address<T>, parameter_bytes<T>, std::decay_t<T>>>;
+// What a launch converts its argument to on the host: the parameter's type,
+// or a reference to the argument itself for a reference parameter.
+template <class T>
+using host_argument = std::conditional_t<passed_as_reference<T>, T, std::decay_t<T>>;
 template <class T>
 using abi_parameter = std::conditional_t<passed_by_address<T>, void*, T>;
 
 // The bytes of `value` (by-address parameters), or `value` itself.
 template <class T>
 stored_parameter<T> store_parameter(const std::decay_t<T>& value) {
-  if constexpr (passed_by_address<T>) {
+  if constexpr (passed_as_reference<T>) {
+    return const_cast<std::remove_reference_t<T>*>(__builtin_addressof(value));  // the argument is not const
+  } else if constexpr (passed_by_address<T>) {
     parameter_bytes<T> image;
     std::memcpy(image.bytes, static_cast<const void*>(__builtin_addressof(value)), sizeof(T));
     return image;
@@ -119,7 +136,9 @@ struct thread_copy {
 // stored value (which the call copies, trivially).
 template <class T>
 decltype(auto) thread_argument(const stored_parameter<T>& stored) {
-  if constexpr (passed_by_address<T>) {
+  if constexpr (passed_as_reference<T>) {
+    return *stored;
+  } else if constexpr (passed_by_address<T>) {
     return thread_copy<T>{stored};
   } else {
     return (stored);
@@ -199,7 +218,7 @@ struct direct_kernel_call : kernel_call<Params...> {
   }
   template <std::size_t... I>
   CUSIM_ALWAYS_INLINE static void call_by_name(const base& call, std::index_sequence<I...>) {
-    Direct{}(std::get<I>(call.arguments)...);
+    Direct{}(thread_argument<Params>(std::get<I>(call.arguments))...);
   }
   static kernel_invocation invocation(call_reference call, const char* name) {
     kernel_invocation invocation = base::invocation(static_cast<call_reference&&>(call), name);

@@ -24,7 +24,7 @@ TEST_CASE("cusim-cc rewrite: a launch of a kernel the file declares calls it by 
   const std::string kernels =
       "__cusim_global__ void k(int* p) {}\nnamespace ns { template <int N> __cusim_global__ void t(int* p) {} }\n";
   const auto by_name = [](const std::string& callee) {
-    return ".calling_by_name([](const auto&... __cusim_arguments) { (" + callee + ")(__cusim_arguments...); })(p);";
+    return ".calling_by_name([](auto&&... __cusim_arguments) { (" + callee + ")(__cusim_arguments...); })(p);";
   };
   const std::string out = rewrite_translation_unit(
       kernels + "void f(void (*fp)(int*)) {\n  k<<<1, 2>>>(p);\n  ns::t<3><<<1, 2>>>(p);\n  fp<<<1, 2>>>(p);\n}\n");

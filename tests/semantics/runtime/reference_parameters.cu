@@ -1,0 +1,37 @@
+// Kernel parameters of reference type, as NVIDIA's unified-memory examples
+// write them (code-samples' dataElem_um_c++_2.cu: `__global__ void
+// Kernel(dataElem& elem)`). nvcc passes a reference as the argument's
+// address, so the kernel's writes reach the argument, which must be in
+// managed memory; cusim does the same, through the call by name, for a
+// kernel template given its arguments, and through a pointer to the
+// kernel. (A const reference is read as a value: cusim copies it.)
+#include <cstdio>
+#include <cuda_runtime.h>
+
+struct element {
+  int value;
+  int seen;
+};
+
+__global__ void bump(element& e) { atomicAdd(&e.value, 1); }
+template <class T>
+__global__ void bump_given(T& e, int by) { atomicAdd(&e.value, by); }
+__global__ void read_const(const element& e, int* out) { out[threadIdx.x] = e.value; }
+
+int main() {
+  element* e = nullptr;
+  int* out = nullptr;
+  cudaMallocManaged(&e, sizeof(element));
+  cudaMallocManaged(&out, 32 * sizeof(int));
+  e->value = 10;
+  bump<<<2, 32>>>(*e);
+  bump_given<element><<<1, 32>>>(*e, 100);
+  void (*through_pointer)(element&) = bump;
+  through_pointer<<<1, 1>>>(*e);
+  cudaDeviceSynchronize();
+  read_const<<<1, 32>>>(*e, out);
+  cudaDeviceSynchronize();
+  printf("reference parameters: value %d, read %d %d, %s\n", e->value, out[0], out[31],
+         cudaGetErrorString(cudaGetLastError()));
+  return 0;
+}
