@@ -99,7 +99,15 @@ __attribute__((device)) inline void operator delete[](void*, void*) noexcept {}
 #ifndef THRUST_DEVICE_SYSTEM
 #define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
 #endif
+// A hint, as inlining is on a GPU: g++ makes always_inline an error
+// wherever it cannot inline (a __forceinline__ function passed by pointer,
+// as llm.c passes its reduction operators to cooperative_groups::reduce),
+// where nvcc takes the program. Optimised builds inline what is small anyway.
+#if defined(__clang__)
 #define __forceinline__ inline __attribute__((always_inline))
+#else
+#define __forceinline__ inline
+#endif
 #if !defined(__CUSIM_CC__) && !defined(__CUSIM_KERNEL_FACTS__)
 #define __launch_bounds__(...)
 #endif

@@ -49,6 +49,9 @@ CUSIM_FACT(launches) cudaError_t cudaLaunchDevice(void* func, void* parameterBuf
                              unsigned int sharedMemSize, cudaStream_t stream);
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func);
 cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache cacheConfig);
+// Deprecated in CUDA 12 and still declared by CUDA 13: banks are 4 bytes
+// wide from sm_50 on, and the setting is checked and has no effect.
+cudaError_t cudaFuncSetSharedMemConfig(const void* func, cudaSharedMemConfig config);
 cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* pCacheConfig);
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache cacheConfig);
 
@@ -541,6 +544,10 @@ cudaError_t cudaFuncGetName(const char** name, F* func) {
 template <class F>
 cudaError_t cudaFuncSetCacheConfig(F* func, cudaFuncCache cacheConfig) {
   return cudaFuncSetCacheConfig(reinterpret_cast<const void*>(func), cacheConfig);
+}
+template <class F>
+cudaError_t cudaFuncSetSharedMemConfig(F* func, cudaSharedMemConfig config) {
+  return cudaFuncSetSharedMemConfig(reinterpret_cast<const void*>(func), config);
 }
 
 template <class... Expected, class... Actual>

@@ -79,6 +79,14 @@ cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache cacheConfig) 
   return cudaSuccess;
 }
 
+cudaError_t cudaFuncSetSharedMemConfig(const void* func, cudaSharedMemConfig config) {
+  if (func == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
+  if (config < cudaSharedMemBankSizeDefault || config > cudaSharedMemBankSizeEightByte) {
+    return set_error(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
 cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* pCacheConfig) {
   if (pCacheConfig == nullptr) return set_error(cudaErrorInvalidValue);
   *pCacheConfig = device_cache_config.load();

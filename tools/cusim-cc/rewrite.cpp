@@ -190,6 +190,9 @@ class rewriter {
           copy_number();
         } else if (is_raw_string_prefix(word) && pos_ + word.size() < src_.size() && src_[pos_ + word.size()] == '"') {
           copy_raw_string(pos_ + word.size() - 1);
+        } else if (word == "__null" && pos_ < launch_arguments_end_) {
+          out_ += "nullptr";
+          pos_ += word.size();
         } else if (word == "__shared__") {
           rewrite_shared();
         } else if (word == "__constant__") {
@@ -648,6 +651,14 @@ class rewriter {
     out_.append(callee_newlines, '\n');
     note_markers(pos_, i);
     pos_ = i + close;
+    // The launch's arguments, where NULL becomes nullptr: g++'s NULL is a
+    // `long` once the launcher forwards it, which no pointer parameter
+    // takes, where nvcc's launch passes it to the parameter as written.
+    const std::size_t open_paren = src_.find_first_not_of(" \t\n", pos_);
+    if (open_paren != std::string::npos && src_[open_paren] == '(') {
+      const std::size_t close_paren = closing_bracket(src_, open_paren, '(', ')');
+      if (close_paren != std::string::npos) launch_arguments_end_ = std::max(launch_arguments_end_, close_paren);
+    }
   }
 
   // `__global__` reaches the rewriter as this marker (cuda_runtime.h): the
@@ -1378,7 +1389,8 @@ class rewriter {
   front_end_lookup* marks_;  // clang's marks, or none
   // Whether clang's marks could change the text (rewrite_translation_unit).
   bool marks_would_matter_ = false;
-  unsigned declared_types_ = 0;  // names given to unnamed classes of __shared__ and __constant__ declarations
+  unsigned declared_types_ = 0;
+  std::size_t launch_arguments_end_ = 0;  // in src_: the last launch's argument list ends before it  // names given to unnamed classes of __shared__ and __constant__ declarations
   // Views with a use the marks missed (check_view_uses): (file, line, name).
   std::vector<std::tuple<std::string, unsigned long, std::string>> unmarked_views_;
   std::set<std::string, std::less<>> namespace_views_;  // __shared__ variables at namespace scope

@@ -149,6 +149,11 @@ int main() {
   on_host.id = cudaCpuDeviceId;  // the host's device number, as CUDA 12's prefetch took it
   expect(cudaMemPrefetchAsync(managed, 4096, on_host, 0, stream) == cudaSuccess, "prefetch to the host");
   expect(cudaCpuDeviceId == -1 && cudaInvalidDeviceId == -2, "cudaCpuDeviceId, cudaInvalidDeviceId");
+  // Deprecated, still declared by CUDA 13 (NVIDIA's american-options sample calls it).
+  expect(cudaFuncSetSharedMemConfig(add, cudaSharedMemBankSizeEightByte) == cudaSuccess, "bank size of a kernel");
+  expect(cudaFuncSetSharedMemConfig(add, static_cast<cudaSharedMemConfig>(7)) == cudaErrorInvalidValue &&
+             cudaGetLastError() == cudaErrorInvalidValue,
+         "a bank size that is none");
   expect(cudaStreamAttachMemAsync(stream, managed) == cudaSuccess, "attach");
   cudaEvent_t event;
   expect(cudaEventCreate(&event, cudaEventDisableTiming) == cudaSuccess, "cudaEventCreate with flags");
