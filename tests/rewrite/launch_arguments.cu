@@ -1,0 +1,37 @@
+// Shapes of arguments and device functions from llm.c's kernels
+// (dev/cuda/classifier_fused.cu, softmax_forward.cu), which nvcc takes:
+// NULL passed for a pointer parameter (g++'s NULL is a `long` once the
+// launcher forwards it: in a launch's arguments it becomes nullptr), and a
+// __forceinline__ function passed by pointer to cooperative_groups::reduce
+// (g++ refuses always_inline there at -O1: under g++ __forceinline__ is a
+// hint). nvcc 13 builds this file (nvcc.build.launch_arguments).
+// FLAGS: -O1
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cstddef>
+#include <cstdio>
+namespace cg = cooperative_groups;
+
+__device__ __forceinline__ float add_op(float a, float b) { return a + b; }
+
+__global__ void maybe_scaled(float* out, const float* scale, int* flag) {
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const float sum = cg::reduce(warp, float(threadIdx.x), add_op);
+  if (threadIdx.x == 0) *out = scale == NULL ? sum : sum * *scale;
+  if (flag != NULL && threadIdx.x == 0) *flag = 1;
+}
+
+int main() {
+  float* out;
+  float* scale;
+  cudaMallocManaged(&out, sizeof(float));
+  cudaMallocManaged(&scale, sizeof(float));
+  *scale = 2.0f;
+  maybe_scaled<<<1, 32>>>(out, NULL, NULL);
+  cudaDeviceSynchronize();
+  const float unscaled = *out;
+  maybe_scaled<<<1, 32>>>(out, scale, NULL);
+  cudaDeviceSynchronize();
+  printf("%.0f %.0f %s\n", unscaled, *out, cudaGetErrorString(cudaGetLastError()));
+  // OUTPUT: 496 992 no error
+}
