@@ -112,6 +112,28 @@ kernel_launcher<Params...> launch_named(const char* name, void (*kernel)(Params.
 // The argument types of a launch, handed to a kernel resolver.
 template <class... A>
 struct kernel_signature {};
+// An argument's type as a reference parameter would take it: a non-const
+// class lvalue stays a reference (`__global__ void k(T& e)` called with
+// `*managed`), anything else is its decayed type.
+template <class Arg>
+using by_reference = std::conditional_t<std::is_lvalue_reference_v<Arg> && std::is_class_v<std::remove_reference_t<Arg>> &&
+                                            !std::is_const_v<std::remove_reference_t<Arg>>,
+                                        Arg, std::decay_t<Arg>>;
+
+// What cusim-cc makes of NULL in a launch's arguments: g++'s NULL is a
+// `long` once forwarded, which a pointer parameter does not take; this
+// converts to any pointer (null) and any number (zero), as NULL passed to
+// the parameter itself does.
+struct null_argument {
+  template <class T>
+  constexpr operator T*() const {
+    return nullptr;
+  }
+  template <class T, class = std::enable_if_t<std::is_arithmetic_v<T>>>
+  constexpr operator T() const {
+    return T(0);
+  }
+};
 
 // `f` when it names one function (not an overload set, not a template left
 // to deduction); otherwise no match. cusim-cc's resolvers ask, in a
@@ -126,12 +148,13 @@ constexpr F* unique_function(F* f) {
 // The form cusim-cc rewrites a launch of a kernel template or of an
 // overloaded kernel into (`k<<<g, b>>>(p)` for `template <class T>
 // __global__ void k(T*)`, `k<4><<<g, b>>>(p)` for `template <int N, class
-// T> __global__ void k(T*)`). `Resolve` maps the decayed argument types to
-// the kernel to run: the specialization or overload whose parameters are
-// exactly those types, else the one kernel the callee names (its
+// T> __global__ void k(T*)`). `Resolve` maps the argument types (decayed,
+// and as by_reference keeps them) to the kernel to run: the specialization
+// or overload whose parameters are exactly the decayed types, or else the
+// by_reference ones (`T& e`), else the one kernel the callee names (its
 // arguments converted, as a launch of it by name converts them), else a
 // function that calls the callee with them, letting C++ deduce and pick.
-// The first two are the kernel itself (so cudaFuncSetAttribute on it
+// The first three are the kernel itself (so cudaFuncSetAttribute on it
 // applies). `Direct`: where cusim-cc knows the callee is a kernel, a lambda
 // that calls it by name (kernel_launcher::calling_by_name), where C++
 // deduces and picks again what the resolver did.
@@ -142,7 +165,7 @@ class deduced_kernel_launcher {
 
   template <class... Args>
   cudaError_t operator()(Args&&... args) const {
-    const auto kernel = Resolve{}(kernel_signature<std::decay_t<Args>...>{});
+    const auto kernel = Resolve{}(kernel_signature<std::decay_t<Args>...>{}, kernel_signature<by_reference<Args>...>{});
     if constexpr (std::is_void_v<Direct>) {
       return kernel_launcher(kernel, shape_, name_)(std::forward<Args>(args)...);
     } else {

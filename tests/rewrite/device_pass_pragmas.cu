@@ -10,10 +10,14 @@
 #ifdef __CUDA_ARCH__
 #define PRAGMA_UNROLL #pragma unroll
 #define PRAGMA_UNROLL_4 #pragma unroll (2 * 2)
+#define PRAGMA_UNROLL_K #pragma unroll unroll_by
 #else
 #define PRAGMA_UNROLL
 #define PRAGMA_UNROLL_4
+#define PRAGMA_UNROLL_K
 #endif
+
+constexpr int unroll_by = 2;
 
 __global__ void unrolled(int* p) {
   int sum = 0;
@@ -23,6 +27,8 @@ __global__ void unrolled(int* p) {
   for (int i = 0; i < 3; ++i) sum += 10;
   PRAGMA_UNROLL_4
   for (int i = 0; i < 4; ++i) sum += 100;
+  PRAGMA_UNROLL_K
+  for (int i = 0; i < 2; ++i) sum += 10000;
   // CHECK-NOT: pragma unroll (2 * 2)
 #pragma unroll 2
   for (int i = 0; i < 2; ++i) sum += 1000;
@@ -36,5 +42,5 @@ int main() {
   unrolled<<<1, 32>>>(d);
   cudaDeviceSynchronize();
   printf("unrolled %d %d\n", d[0], d[31]);
-  // OUTPUT: unrolled 2436 2436
+  // OUTPUT: unrolled 22436 22436
 }

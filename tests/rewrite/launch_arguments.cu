@@ -14,6 +14,8 @@ namespace cg = cooperative_groups;
 
 __device__ __forceinline__ float add_op(float a, float b) { return a + b; }
 
+__global__ void counted(int* out, int n) { *out = n + 5; }  // NULL for an int: 0, with g++'s warning
+
 __global__ void maybe_scaled(float* out, const float* scale, int* flag) {
   cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
   const float sum = cg::reduce(warp, float(threadIdx.x), add_op);
@@ -32,6 +34,10 @@ int main() {
   const float unscaled = *out;
   maybe_scaled<<<1, 32>>>(out, scale, NULL);
   cudaDeviceSynchronize();
-  printf("%.0f %.0f %s\n", unscaled, *out, cudaGetErrorString(cudaGetLastError()));
-  // OUTPUT: 496 992 no error
+  int* count;
+  cudaMallocManaged(&count, sizeof(int));
+  counted<<<1, 1>>>(count, NULL);
+  cudaDeviceSynchronize();
+  printf("%.0f %.0f %d %s\n", unscaled, *out, *count, cudaGetErrorString(cudaGetLastError()));
+  // OUTPUT: 496 992 5 no error
 }

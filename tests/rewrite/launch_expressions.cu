@@ -32,7 +32,7 @@ int main() {
   // CHECK: launch_named("through->all[1]", through->all[1], 1, 2)(count);
   // Template arguments holding '>' and '<' inside parentheses.
   add_n<int, (big > 2 ? 100 : 1)><<<1, 1>>>(count);
-  // CHECK: launch_deduced("add_n", []<class... A>(::cusim::detail::kernel_signature<A...>) { if constexpr (requires { static_cast<void (*)(A...)>(add_n<int, (big > 2 ? 100 : 1)>); })
+  // CHECK: launch_deduced("add_n", []<class... __cusim_A, class... __cusim_R>(::cusim::detail::kernel_signature<__cusim_A...>, ::cusim::detail::kernel_signature<__cusim_R...>) { if constexpr (requires { static_cast<void (*)(__cusim_A...)>(add_n<int, (big > 2 ? 100 : 1)>); })
   // CHECK: }, 1, 1).calling_by_name([](auto&&... __cusim_arguments) { (add_n<int, (big > 2 ? 100 : 1)>)(__cusim_arguments...); })(count);
   add_n<int, (big < 2 ? 1 : 1000)><<<1, 1>>>(count);
   cudaDeviceSynchronize();

@@ -35,16 +35,16 @@ int main() {
   k <<< checked((64 + 63) / 64), std::vector<int>{64, 1}.front() >>> (p);
   // CHECK: launch_named("k", k, checked((64 + 63) / 64), std::vector<int>{64, 1}.front() ).calling_by_name([](auto&&... __cusim_arguments) { (k)(__cusim_arguments...); }) (p);
   scaled<int, 3><<<1, 64>>>(p);
-  // CHECK: launch_deduced("scaled", []<class... A>(::cusim::detail::kernel_signature<A...>) { if constexpr (requires { static_cast<void (*)(A...)>(scaled<int, 3>); })
-  // CHECK: else if constexpr (requires { ::cusim::detail::unique_function<A...>(scaled<int, 3>); }) return ::cusim::detail::unique_function<A...>(scaled<int, 3>);
+  // CHECK: launch_deduced("scaled", []<class... __cusim_A, class... __cusim_R>(::cusim::detail::kernel_signature<__cusim_A...>, ::cusim::detail::kernel_signature<__cusim_R...>) { if constexpr (requires { static_cast<void (*)(__cusim_A...)>(scaled<int, 3>); })
+  // CHECK: else if constexpr (requires { ::cusim::detail::unique_function<__cusim_A...>(scaled<int, 3>); }) return ::cusim::detail::unique_function<__cusim_A...>(scaled<int, 3>);
   // CHECK: }, 1, 64).calling_by_name([](auto&&... __cusim_arguments) { (scaled<int, 3>)(__cusim_arguments...); })(p);
   math::twice<<<1, 64>>>(p);
   // CHECK: launch_named("math::twice", math::twice, 1, 64).calling_by_name([](auto&&... __cusim_arguments) { (math::twice)(__cusim_arguments...); })(p);
   ::math::twice<<<1, 64>>>(p);
   // CHECK: launch_named("::math::twice", ::math::twice, 1, 64).calling_by_name([](auto&&... __cusim_arguments) { (::math::twice)(__cusim_arguments...); })(p);
   deduced<<<1, 64>>>(p, 1, 64);
-  // CHECK: launch_deduced("deduced", []<class... A>(::cusim::detail::kernel_signature<A...>)
-  // CHECK: return +[](A... a) { deduced(a...); }; }, 1, 64).calling_by_name([](auto&&... __cusim_arguments) { (deduced)(__cusim_arguments...); })(p, 1, 64);
+  // CHECK: launch_deduced("deduced", []<class... __cusim_A, class... __cusim_R>(::cusim::detail::kernel_signature<__cusim_A...>, ::cusim::detail::kernel_signature<__cusim_R...>)
+  // CHECK: return +[](__cusim_A... __cusim_a) { deduced(__cusim_a...); }; }, 1, 64).calling_by_name([](auto&&... __cusim_arguments) { (deduced)(__cusim_arguments...); })(p, 1, 64);
   deduced<<<1, 64>>>(p, 1, static_cast<unsigned char>(64));  // arguments converted at the call
   LAUNCH_OVER(k, 64, p);
   // CHECK: launch_named("k", k, ((64) + 31) / 32, 32).calling_by_name([](auto&&... __cusim_arguments) { (k)(__cusim_arguments...); })(p);

@@ -98,6 +98,15 @@ host_errors_reading read_host_errors(std::string_view output, const std::vector<
     return std::any_of(clang_lines.begin(), clang_lines.end(),
                        [&](const diagnostic_line& d) { return d.line == at.line && d.file == path; });
   };
+  // Which of clang's lines g++ reports at too (an error, or an
+  // instantiation's step): a line clang alone flags may be clang's mistake.
+  std::vector<bool> reached(clang_lines.size(), false);
+  auto mark_reached = [&](const diagnostic_line& at) {
+    const std::string path = comparable_path(at.file);
+    for (std::size_t i = 0; i < clang_lines.size(); ++i) {
+      if (clang_lines[i].line == at.line && clang_lines[i].file == path) reached[i] = true;
+    }
+  };
   auto in_flagged_file = [&](const diagnostic_line& at) {
     const std::string path = comparable_path(at.file);
     return std::any_of(clang_lines.begin(), clang_lines.end(), [&](const diagnostic_line& d) { return d.file == path; });
@@ -115,7 +124,7 @@ host_errors_reading read_host_errors(std::string_view output, const std::vector<
     const std::string_view line = output.substr(start, end - start);
     start = end + 1;
     if (group_header(line)) {
-      if (error_since_context) context_flagged = false;
+      context_flagged = false;
       error_since_context = false;
       continue;
     }
@@ -130,7 +139,10 @@ host_errors_reading read_host_errors(std::string_view output, const std::vector<
     if (instantiation_step(at->rest)) {
       if (error_since_context) context_flagged = false;
       error_since_context = false;
-      if (is_flagged(at->where)) context_flagged = true;
+      if (is_flagged(at->where)) {
+        context_flagged = true;
+        mark_reached(at->where);
+      }
       continue;
     }
     if (!starts_with_error(at->rest)) continue;
@@ -140,7 +152,9 @@ host_errors_reading read_host_errors(std::string_view output, const std::vector<
     // path may still be held from messages before); in a header, the path.
     const bool accounted = in_flagged_file(at->where) ? is_flagged(at->where) : context_flagged;
     if (accounted) ++reading.accounted_for;
+    if (is_flagged(at->where)) mark_reached(at->where);
   }
+  reading.all_flagged_reached = std::all_of(reached.begin(), reached.end(), [](bool r) { return r; });
   return reading;
 }
 

@@ -26,14 +26,19 @@ struct diagnostic_line {
 // The host compiler's output without its colours (ANSI escapes), for reading.
 std::string without_colours(std::string_view text);
 
-// How many errors g++'s `output` holds, and whether each is at, or
-// instantiated from, one of `flagged` (the lines clang reported errors at).
+// How many errors g++'s `output` holds, whether each is at, or
+// instantiated from, one of `flagged` (the lines clang reported errors at),
+// and whether g++ reports at each of those lines too.
 // Paths are compared as they are printed after resolving them against the
 // current directory, so `a.cu` and `./a.cu` match.
 struct host_errors_reading {
   int errors = 0;
   int accounted_for = 0;
-  bool all_accounted_for() const { return errors > 0 && errors == accounted_for; }
+  // Whether g++ reports at every line of `flagged` too: where clang alone
+  // flags a line (its parse differs from g++'s there), clang's errors are
+  // not to stand alone.
+  bool all_flagged_reached = false;
+  bool all_accounted_for() const { return errors > 0 && errors == accounted_for && all_flagged_reached; }
 };
 host_errors_reading read_host_errors(std::string_view output, const std::vector<diagnostic_line>& flagged);
 

@@ -90,9 +90,18 @@ struct hoisted_class {
   std::string declaration; // the declaration with `union NAME` for the class
 };
 std::optional<hoisted_class> hoist_class_definition(const std::string& decl, const std::string& fresh_name) {
+  // The outermost class: the first key that opens a definition (a union
+  // holding a struct is hoisted whole), not `enum class`.
+  std::optional<hoisted_class> first;
+  std::size_t first_at = std::string::npos;
   for (const std::string_view key : {"struct", "union", "class"}) {
     std::optional<hoisted_class> found;
+    std::size_t found_at = std::string::npos;
     for_each_identifier(decl, 0, key, [&](std::size_t at) {
+      const std::size_t before = skip_blanks_back(decl, at);
+      if (before >= 4 && decl.compare(before - 4, 4, "enum") == 0 && (before == 4 || !is_ident_char(decl[before - 5]))) {
+        return true;
+      }
       std::size_t i = at + key.size();
       auto skip_blanks = [&] {
         while (i < decl.size() && std::isspace(static_cast<unsigned char>(decl[i]))) ++i;
@@ -131,11 +140,15 @@ std::optional<hoisted_class> hoist_class_definition(const std::string& decl, con
       if (name.empty()) name = fresh_name;
       found = hoisted_class{std::string(key) + " " + name + " " + decl.substr(i, close + 1 - i) + ";",
                             decl.substr(0, at) + std::string(key) + " " + name + decl.substr(close + 1)};
+      found_at = at;
       return false;
     });
-    if (found) return found;
+    if (found && found_at < first_at) {
+      first = std::move(found);
+      first_at = found_at;
+    }
   }
-  return std::nullopt;
+  return first;
 }
 
 // Scans a translation unit left to right, copying it to `out_` while
@@ -191,7 +204,7 @@ class rewriter {
         } else if (is_raw_string_prefix(word) && pos_ + word.size() < src_.size() && src_[pos_ + word.size()] == '"') {
           copy_raw_string(pos_ + word.size() - 1);
         } else if (word == "__null" && pos_ < launch_arguments_end_) {
-          out_ += "nullptr";
+          out_ += "::cusim::detail::null_argument{}";
           pos_ += word.size();
         } else if (word == "__shared__") {
           rewrite_shared();
@@ -280,8 +293,8 @@ class rewriter {
     at += hint.size();
     const std::size_t after_hint = at;
     skip_blanks();
-    if (hint == "unroll" && at < src_.size() && std::isdigit(static_cast<unsigned char>(src_[at]))) {
-      return at + ident_at(at).size();
+    if (hint == "unroll" && at < src_.size() && is_ident_char(src_[at])) {
+      return at + ident_at(at).size();  // a number or a constant's name
     }
     if (hint == "unroll" && at < src_.size() && src_[at] == '(') {
       const std::size_t close = closing_bracket(src_, at, '(', ')');
@@ -632,11 +645,18 @@ class rewriter {
       // once their types are known. So for overloaded kernels: the overload
       // whose parameters the arguments match exactly, or else a call that
       // C++ resolves. A callee that names one kernel (`k<4, float>`) is it.
-      const std::string pointer = "static_cast<void (*)(A...)>(" + callee + ")";
-      const std::string unique = "::cusim::detail::unique_function<A...>(" + callee + ")";
-      out_ += "::cusim::detail::launch_deduced(\"" + name + "\", []<class... A>(::cusim::detail::kernel_signature<A...>) { if constexpr (requires { " +
-              pointer + "; }) return " + pointer + "; else if constexpr (requires { " + unique + "; }) return " + unique +
-              "; else return +[](A... a) { " + callee + "(a...); }; }, " + config + ")";
+      // The resolver's names are reserved ones: a user's `k<A>` keeps its A.
+      // `__cusim_R`: the argument types with a non-const class lvalue kept
+      // a reference, for a kernel's reference parameter (`T& e`).
+      const std::string pointer = "static_cast<void (*)(__cusim_A...)>(" + callee + ")";
+      const std::string by_reference = "static_cast<void (*)(__cusim_R...)>(" + callee + ")";
+      const std::string unique = "::cusim::detail::unique_function<__cusim_A...>(" + callee + ")";
+      out_ += "::cusim::detail::launch_deduced(\"" + name +
+              "\", []<class... __cusim_A, class... __cusim_R>(::cusim::detail::kernel_signature<__cusim_A...>, "
+              "::cusim::detail::kernel_signature<__cusim_R...>) { if constexpr (requires { " +
+              pointer + "; }) return " + pointer + "; else if constexpr (requires { " + by_reference + "; }) return " +
+              by_reference + "; else if constexpr (requires { " + unique + "; }) return " + unique +
+              "; else return +[](__cusim_A... __cusim_a) { " + callee + "(__cusim_a...); }; }, " + config + ")";
     } else {
       out_ += "::cusim::detail::launch_named(\"" + name + "\", " + callee + ", " + config + ")";
     }
@@ -651,9 +671,10 @@ class rewriter {
     out_.append(callee_newlines, '\n');
     note_markers(pos_, i);
     pos_ = i + close;
-    // The launch's arguments, where NULL becomes nullptr: g++'s NULL is a
-    // `long` once the launcher forwards it, which no pointer parameter
-    // takes, where nvcc's launch passes it to the parameter as written.
+    // The launch's arguments, where NULL becomes a null argument that
+    // converts to a pointer or a number (launch.hpp): g++'s NULL is a `long`
+    // once the launcher forwards it, which no pointer parameter takes,
+    // where nvcc's launch passes it to the parameter as written.
     const std::size_t open_paren = src_.find_first_not_of(" \t\n", pos_);
     if (open_paren != std::string::npos && src_[open_paren] == '(') {
       const std::size_t close_paren = closing_bracket(src_, open_paren, '(', ')');

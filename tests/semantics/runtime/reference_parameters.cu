@@ -3,8 +3,8 @@
 // Kernel(dataElem& elem)`). nvcc passes a reference as the argument's
 // address, so the kernel's writes reach the argument, which must be in
 // managed memory; cusim does the same, through the call by name, for a
-// kernel template given its arguments, and through a pointer to the
-// kernel. (A const reference is read as a value: cusim copies it.)
+// kernel template given its arguments or deducing them, and through a
+// pointer to the kernel. (A const reference is read as a value: cusim copies it.)
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -26,6 +26,7 @@ int main() {
   e->value = 10;
   bump<<<2, 32>>>(*e);
   bump_given<element><<<1, 32>>>(*e, 100);
+  bump_given<<<1, 1>>>(*e, 1000);  // T deduced: element, and the argument's address
   void (*through_pointer)(element&) = bump;
   through_pointer<<<1, 1>>>(*e);
   cudaDeviceSynchronize();

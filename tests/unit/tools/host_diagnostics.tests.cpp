@@ -81,3 +81,25 @@ TEST_CASE("cusim-cc host diagnostics: errors without a place, fatal errors, colo
   CHECK(read_host_errors("dir:x/a.cu:3:7: error: y\n", {{"dir:x/a.cu", 3}}).all_accounted_for());
   CHECK(read_host_errors("a.cu:99999999999999999999:7: error: y\n", line_3).accounted_for == 0);
 }
+
+TEST_CASE("cusim-cc host diagnostics: a line clang alone flags keeps g++'s messages; a group ends an instantiation's path",
+          "[tools][host_diagnostics][quick]") {
+  // clang flags line 6, which g++ takes (a launch spelt `k << < 1, 32 >> > (d)`
+  // clang reads as shifts), and line 7, where both report.
+  const std::string line_7_only = "v.cu: In function 'int main()':\nv.cu:7:13: error: invalid conversion\n";
+  CHECK(read_host_errors(line_7_only, {{"v.cu", 7}}).all_accounted_for());
+  CHECK_FALSE(read_host_errors(line_7_only, {{"v.cu", 6}, {"v.cu", 7}}).all_accounted_for());
+  // A path through flagged line 6 ends in a warning; the next group's error,
+  // instantiated from unflagged line 7, is g++'s own.
+  const std::string stale =
+      "ho.h: In instantiation of 'T* leak() [with T = int]':\n"
+      "s.cu:6:13:   required from here\n"
+      "ho.h:2:10: warning: address of local variable returned\n"
+      "ho.h: In instantiation of 'void host_only() [with T = int]':\n"
+      "s.cu:7:17:   required from here\n"
+      "ho.h:3:17: error: static assertion failed\n"
+      "s.cu:6:27: error: invalid conversion\n";
+  const auto reading = read_host_errors(stale, {{"s.cu", 6}});
+  CHECK(reading.errors == 2);
+  CHECK(reading.accounted_for == 1);
+}
