@@ -1,7 +1,8 @@
 // Shapes of arguments and device functions from llm.c's kernels
 // (dev/cuda/classifier_fused.cu, softmax_forward.cu), which nvcc takes:
-// NULL passed for a pointer parameter (g++'s NULL is a `long` once the
-// launcher forwards it: in a launch's arguments it becomes nullptr), and a
+// NULL or 0 passed for a pointer parameter (g++'s NULL is a `long`, and 0
+// an `int`, once the launcher forwards them: in a launch's arguments they
+// become a null argument that converts to a pointer or a number), and a
 // __forceinline__ function passed by pointer to cooperative_groups::reduce
 // (g++ refuses always_inline there at -O1: under g++ __forceinline__ is a
 // hint). nvcc 13 builds this file (nvcc.build.launch_arguments).
@@ -38,6 +39,12 @@ int main() {
   cudaMallocManaged(&count, sizeof(int));
   counted<<<1, 1>>>(count, NULL);
   cudaDeviceSynchronize();
-  printf("%.0f %.0f %d %s\n", unscaled, *out, *count, cudaGetErrorString(cudaGetLastError()));
-  // OUTPUT: 496 992 5 no error
+  int nulls = *count;
+  maybe_scaled<<<1, 32>>>(out, 0, 0);
+  // CHECK: (out, ::cusim::detail::null_argument{}, ::cusim::detail::null_argument{});
+  counted<<<1, 1>>>(count, 0);
+  cudaDeviceSynchronize();
+  nulls += *count;
+  printf("%.0f %.0f %d %s\n", unscaled, *out, nulls, cudaGetErrorString(cudaGetLastError()));
+  // OUTPUT: 496 496 10 no error
 }

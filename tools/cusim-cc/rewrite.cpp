@@ -383,6 +383,11 @@ class rewriter {
   // A pp-number: digits, letters, '.', digit separators (1'000'000) and the
   // sign of an exponent (1e-5, 0x1p+3). Its ' must not open a character literal.
   void copy_number() {
+    if (zero_arguments_.count(pos_) != 0) {  // a launch's `0` argument (rewrite_launch)
+      out_ += "::cusim::detail::null_argument{}";
+      ++pos_;
+      return;
+    }
     std::size_t end = pos_;
     while (end < src_.size()) {
       const char c = src_[end];
@@ -638,7 +643,8 @@ class rewriter {
       name += c;
     }
     const bool template_id = callee.find('<') != std::string::npos;
-    if (is_template_kernel(name) || (!template_id && is_overloaded_kernel(name))) {
+    const bool deduced = is_template_kernel(name) || (!template_id && is_overloaded_kernel(name));
+    if (deduced) {
       // Template arguments deduced from the launch's arguments, all of
       // them (`k<<<...>>>`) or those the callee leaves (`k<4><<<...>>>` for
       // `template <int N, class T>`): the resolver picks the specialization
@@ -671,14 +677,25 @@ class rewriter {
     out_.append(callee_newlines, '\n');
     note_markers(pos_, i);
     pos_ = i + close;
-    // The launch's arguments, where NULL becomes a null argument that
-    // converts to a pointer or a number (launch.hpp): g++'s NULL is a `long`
-    // once the launcher forwards it, which no pointer parameter takes,
-    // where nvcc's launch passes it to the parameter as written.
+    // The arguments of a launch whose parameter types the launch takes
+    // from the kernel (not deduced from the arguments): NULL, and an
+    // argument that is just `0`, become a null argument that converts to a
+    // pointer or a number (launch.hpp). g++'s NULL is a `long` and `0` an
+    // `int` once the launcher forwards them, which no pointer parameter
+    // takes, where nvcc's launch passes them to the parameter as written.
     const std::size_t open_paren = src_.find_first_not_of(" \t\n", pos_);
-    if (open_paren != std::string::npos && src_[open_paren] == '(') {
-      const std::size_t close_paren = closing_bracket(src_, open_paren, '(', ')');
-      if (close_paren != std::string::npos) launch_arguments_end_ = std::max(launch_arguments_end_, close_paren);
+    if (deduced || open_paren == std::string::npos || src_[open_paren] != '(') return;
+    const std::size_t close_paren = closing_bracket(src_, open_paren, '(', ')');
+    if (close_paren == std::string::npos) return;
+    launch_arguments_end_ = std::max(launch_arguments_end_, close_paren);
+    for (std::size_t start = open_paren + 1; start < close_paren;) {
+      std::size_t end = find_at_top_level(src_, start, ",");
+      if (end == std::string::npos || end > close_paren) end = close_paren;
+      const std::size_t first = src_.find_first_not_of(" \t\n", start);
+      if (first < end && src_[first] == '0' && src_.find_first_not_of(" \t\n", first + 1) == end) {
+        zero_arguments_.insert(first);
+      }
+      start = end + 1;
     }
   }
 
@@ -1411,7 +1428,8 @@ class rewriter {
   // Whether clang's marks could change the text (rewrite_translation_unit).
   bool marks_would_matter_ = false;
   unsigned declared_types_ = 0;
-  std::size_t launch_arguments_end_ = 0;  // in src_: the last launch's argument list ends before it  // names given to unnamed classes of __shared__ and __constant__ declarations
+  std::size_t launch_arguments_end_ = 0;  // in src_: the last launch's argument list ends before it
+  std::set<std::size_t> zero_arguments_;  // in src_: where a launch's argument is just `0`  // names given to unnamed classes of __shared__ and __constant__ declarations
   // Views with a use the marks missed (check_view_uses): (file, line, name).
   std::vector<std::tuple<std::string, unsigned long, std::string>> unmarked_views_;
   std::set<std::string, std::less<>> namespace_views_;  // __shared__ variables at namespace scope
