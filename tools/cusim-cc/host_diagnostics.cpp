@@ -93,23 +93,24 @@ std::string comparable_path(const std::string& file) {
 host_errors_reading read_host_errors(std::string_view output, const std::vector<diagnostic_line>& flagged) {
   std::vector<diagnostic_line> clang_lines;
   for (const diagnostic_line& d : flagged) clang_lines.push_back({comparable_path(d.file), d.line});
-  auto is_flagged = [&](const diagnostic_line& at) {
-    const std::string path = comparable_path(at.file);
-    return std::any_of(clang_lines.begin(), clang_lines.end(),
-                       [&](const diagnostic_line& d) { return d.line == at.line && d.file == path; });
+  // Where a g++ location stands against clang's lines: in a file clang
+  // flagged, at a line it flagged. A flagged line g++ reports at (an error,
+  // or an instantiation's step) is reached: a line clang alone flags may be
+  // clang's mistake.
+  struct standing {
+    bool in_flagged_file = false;
+    bool flagged = false;
   };
-  // Which of clang's lines g++ reports at too (an error, or an
-  // instantiation's step): a line clang alone flags may be clang's mistake.
   std::vector<bool> reached(clang_lines.size(), false);
-  auto mark_reached = [&](const diagnostic_line& at) {
+  auto stand = [&](const diagnostic_line& at) {
+    standing where;
     const std::string path = comparable_path(at.file);
     for (std::size_t i = 0; i < clang_lines.size(); ++i) {
-      if (clang_lines[i].line == at.line && clang_lines[i].file == path) reached[i] = true;
+      if (clang_lines[i].file != path) continue;
+      where.in_flagged_file = true;
+      if (clang_lines[i].line == at.line) where.flagged = reached[i] = true;
     }
-  };
-  auto in_flagged_file = [&](const diagnostic_line& at) {
-    const std::string path = comparable_path(at.file);
-    return std::any_of(clang_lines.begin(), clang_lines.end(), [&](const diagnostic_line& d) { return d.file == path; });
+    return where;
   };
 
   host_errors_reading reading;
@@ -139,10 +140,7 @@ host_errors_reading read_host_errors(std::string_view output, const std::vector<
     if (instantiation_step(at->rest)) {
       if (error_since_context) context_flagged = false;
       error_since_context = false;
-      if (is_flagged(at->where)) {
-        context_flagged = true;
-        mark_reached(at->where);
-      }
+      if (stand(at->where).flagged) context_flagged = true;
       continue;
     }
     if (!starts_with_error(at->rest)) continue;
@@ -150,9 +148,8 @@ host_errors_reading read_host_errors(std::string_view output, const std::vector<
     error_since_context = true;
     // In the user's file, only its own line counts (an instantiation's
     // path may still be held from messages before); in a header, the path.
-    const bool accounted = in_flagged_file(at->where) ? is_flagged(at->where) : context_flagged;
-    if (accounted) ++reading.accounted_for;
-    if (is_flagged(at->where)) mark_reached(at->where);
+    const standing where = stand(at->where);
+    if (where.in_flagged_file ? where.flagged : context_flagged) ++reading.accounted_for;
   }
   reading.all_flagged_reached = std::all_of(reached.begin(), reached.end(), [](bool r) { return r; });
   return reading;

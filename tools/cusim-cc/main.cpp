@@ -225,9 +225,14 @@ class driver {
       // clang's marks got wrong, in a shape the rewriter did not know to
       // ask about (a kernel that shares its name with a host function):
       // once more with the marks, where they change the text.
-      std::optional<std::string> again = rewrite_again_with_marks(source, facts);
+      std::optional<std::string> again;
+      try {
+        again = rewrite_with_clang_marks(source, facts,
+                                         "the host compiler refused the rewrite; rewriting again with clang's marks");
+      } catch (const rewrite_error&) {
+        // the first rewrite's messages stand
+      }
       if (again && (again = with_program_profile(std::move(*again))) != output) {
-        notice(o_, "the host compiler refused the rewrite; rewriting again with clang's marks");
         host_messages.clear();
         rc = compile_rewritten(*again, rewritten, object, host_messages);
       }
@@ -333,29 +338,26 @@ class driver {
     }
     used_marks = false;
     if (!failed && !marks_would_matter) return output;
-    const kernel_facts* parsed = facts_if_parsed(facts);
-    if (parsed == nullptr || parsed->marks.empty()) {
+    std::optional<std::string> marked =
+        rewrite_with_clang_marks(source, facts, "rewriting again with clang's marks of __shared__ uses and launches");
+    if (!marked) {
       if (failed) std::rethrow_exception(failed);
       return output;
     }
-    notice(o_, "rewriting again with clang's marks of __shared__ uses and launches");
-    front_end_lookup marks(parsed->marks);
     used_marks = true;
-    return rewrite_translation_unit(source, &marks);
+    return std::move(*marked);
   }
 
-  // The rewrite with clang's marks, where clang has them (none where it
-  // could not parse the file or the marks' rewrite throws).
-  std::optional<std::string> rewrite_again_with_marks(const std::string& source,
-                                                      const std::shared_future<kernel_facts>& facts) const {
+  // The rewrite with clang's marks, saying `why` under -v; none where clang
+  // has no marks (it could not parse the file). A rewrite_error propagates.
+  std::optional<std::string> rewrite_with_clang_marks(const std::string& source,
+                                                      const std::shared_future<kernel_facts>& facts,
+                                                      const char* why) const {
     const kernel_facts* parsed = facts_if_parsed(facts);
     if (parsed == nullptr || parsed->marks.empty()) return std::nullopt;
-    try {
-      front_end_lookup marks(parsed->marks);
-      return rewrite_translation_unit(source, &marks);
-    } catch (const rewrite_error&) {
-      return std::nullopt;
-    }
+    notice(o_, why);
+    front_end_lookup marks(parsed->marks);
+    return rewrite_translation_unit(source, &marks);
   }
 
   // The rewritten text with the program's default profile, where -arch

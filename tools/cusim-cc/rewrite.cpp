@@ -44,11 +44,9 @@ std::size_t find_at_top_level(const std::string& text, std::size_t from, std::st
 std::size_t launch_open_at(const std::string& text, std::size_t at) {
   if (text.compare(at, 3, "<<<") == 0) return 3;
   if (text.compare(at, 2, "<<") != 0 || (at > 0 && text[at - 1] == '<')) return 0;
-  std::size_t next = at + 2;
-  while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+  const std::size_t next = skip_blanks(text, at + 2);
   if (next == at + 2 || next >= text.size() || text[next] != '<' || text.compare(next, 2, "<<") == 0) return 0;
-  std::size_t before = at;
-  while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
+  const std::size_t before = skip_blanks_back(text, at);
   constexpr std::string_view op = "operator";
   if (before >= op.size() && text.compare(before - op.size(), op.size(), op) == 0 &&
       (before == op.size() || !is_ident_char(text[before - op.size() - 1]))) {
@@ -66,12 +64,11 @@ std::size_t find_launch_close(const std::string& text, std::size_t from, std::si
   for (std::size_t at = from;; ++at) {
     at = find_at_top_level(text, at, open_length == 3 ? ">>>" : ">>");
     if (at == std::string::npos) return at;
-    std::size_t next = at + 2;
     if (open_length == 3 || text.compare(at, 3, ">>>") == 0) {
       close_length = 3;
       return at;
     }
-    while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+    const std::size_t next = skip_blanks(text, at + 2);
     if (next > at + 2 && next < text.size() && text[next] == '>') {
       close_length = next + 1 - at;
       return at;
@@ -184,14 +181,17 @@ class rewriter {
       const char c = src_[pos_];
       // '#' first: at_line_start() looks back over the line's indentation,
       // which for every character of a long blank run would be quadratic.
-      if (c == '#' && pos_ > 0 && src_[pos_ - 1] != '\n' && expanded_unroll_pragma_end() != pos_) {
+      if (c == '#' && pos_ > 0 && src_[pos_ - 1] != '\n') {
         // A macro's `#pragma unroll` (moderngpu's PRAGMA_UNROLL): a hint,
         // which nvcc takes and g++ refuses as a stray '#'. Blanks keep the
         // columns of what follows.
-        const std::size_t end = expanded_unroll_pragma_end();
-        out_.append(end - pos_, ' ');
-        pos_ = end;
-      } else if (c == '#' && at_line_start()) {
+        if (const std::size_t end = expanded_unroll_pragma_end(); end != pos_) {
+          out_.append(end - pos_, ' ');
+          pos_ = end;
+          continue;
+        }
+      }
+      if (c == '#' && at_line_start()) {
         copy_until_newline();
       } else if (c == '"' || c == '\'') {
         copy_literal();
@@ -275,24 +275,17 @@ class rewriter {
   // `PRAGMA_UNROLL for (...)` on one line). pos_ if there is none.
   std::size_t expanded_unroll_pragma_end() const {
     const std::size_t end = unroll_pragma_end(pos_);
-    std::size_t rest = end;
-    while (rest < src_.size() && (src_[rest] == ' ' || src_[rest] == '\t' || src_[rest] == '\r')) ++rest;
-    return rest == src_.size() || src_[rest] == '\n' ? end : pos_;
+    const std::size_t rest = src_.find_first_not_of(" \t\r", end);
+    return rest == std::string::npos || src_[rest] == '\n' ? end : pos_;
   }
   std::size_t unroll_pragma_end(std::size_t hash) const {
-    std::size_t at = hash + 1;
-    auto skip_blanks = [&] {
-      while (at < src_.size() && (src_[at] == ' ' || src_[at] == '\t')) ++at;
-    };
-    skip_blanks();
+    std::size_t at = skip_blanks(src_, hash + 1);
     if (ident_at(at) != "pragma") return hash;
-    at += 6;
-    skip_blanks();
+    at = skip_blanks(src_, at + 6);
     const std::string_view hint = ident_at(at);
     if (hint != "unroll" && hint != "nounroll") return hash;
-    at += hint.size();
-    const std::size_t after_hint = at;
-    skip_blanks();
+    const std::size_t after_hint = at + hint.size();
+    at = skip_blanks(src_, after_hint);
     if (hint == "unroll" && at < src_.size() && is_ident_char(src_[at])) {
       return at + ident_at(at).size();  // a number or a constant's name
     }
@@ -1427,9 +1420,9 @@ class rewriter {
   front_end_lookup* marks_;  // clang's marks, or none
   // Whether clang's marks could change the text (rewrite_translation_unit).
   bool marks_would_matter_ = false;
-  unsigned declared_types_ = 0;
+  unsigned declared_types_ = 0;           // names given to unnamed classes of __shared__ and __constant__ declarations
   std::size_t launch_arguments_end_ = 0;  // in src_: the last launch's argument list ends before it
-  std::set<std::size_t> zero_arguments_;  // in src_: where a launch's argument is just `0`  // names given to unnamed classes of __shared__ and __constant__ declarations
+  std::set<std::size_t> zero_arguments_;  // in src_: where a launch's argument is just `0`
   // Views with a use the marks missed (check_view_uses): (file, line, name).
   std::vector<std::tuple<std::string, unsigned long, std::string>> unmarked_views_;
   std::set<std::string, std::less<>> namespace_views_;  // __shared__ variables at namespace scope

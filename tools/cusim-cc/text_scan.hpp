@@ -67,6 +67,12 @@ inline std::size_t line_start_of(std::string_view text, std::size_t at) {
   return at == 0 ? 0 : text.rfind('\n', at - 1) + 1;  // npos + 1 == 0
 }
 
+// Where the text from `at` goes on after spaces and tabs (not past the line).
+inline std::size_t skip_blanks(std::string_view text, std::size_t at) {
+  while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+  return at;
+}
+
 // Where the text before `at` ends, blanks aside (not below `floor`).
 inline std::size_t skip_blanks_back(std::string_view text, std::size_t at, std::size_t floor = 0) {
   while (at > floor && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
