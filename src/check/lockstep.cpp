@@ -17,11 +17,14 @@
 // ahead wait for the others to catch up, as at a pre-Volta warp's
 // reconvergence point; so a lane that waits for another lane of its own
 // warp that is ahead of it (a spin lock held by a lane that left the loop)
-// waits for ever, as on such a GPU. After CUSIM_WATCHDOG seconds of waiting
+// waits for ever, as on such a GPU. A loop's back edge goes to a lower
+// place: of two lanes in a loop, the one that has been round it fewer times
+// is behind, wherever it is in the loop. After CUSIM_WATCHDOG seconds of waiting
 // (60; 0: never), it is reported with the lines and the grid ends with
 // cudaErrorLaunchTimeout.
 //
 // On the host the hooks do nothing but the access.
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <unordered_map>
@@ -43,6 +46,16 @@ namespace {
 
 constexpr unsigned int lanes = 32;
 
+// A loop a lane goes round in one function's frame, known by its back
+// edge: it jumped back to `head` from places up to `back_from`, `laps`
+// times since it came into the loop.
+struct loop_laps {
+  std::uintptr_t head = 0;
+  std::uintptr_t back_from = 0;
+  std::uint64_t laps = 0;
+  bool holds(std::uintptr_t place) const { return head <= place && place <= back_from; }
+};
+
 struct lane_state {
   bool started = false;
   // Basic blocks of a function's epilogue come after its exit hook: the
@@ -50,37 +63,107 @@ struct lane_state {
   const void* exited_frame = nullptr;
   fiber* runs_on = nullptr;
   std::vector<std::uintptr_t> calls;  // call sites of the instrumented functions it is in
-  std::vector<std::uint64_t> stack_ids;  // of each prefix of `calls`: equal ids, equal calls
-  std::uintptr_t pc = 0;                 // its last basic block or access
+  // Per frame (the one outside every call first): the loops it is in there.
+  std::vector<std::vector<loop_laps>> loops = std::vector<std::vector<loop_laps>>(1);
+  // Of each prefix of `calls` with the laps of the frames it leaves: lanes
+  // with equal ids are in the same call of the same laps (but for a 2^-64
+  // chance).
+  std::vector<std::uint64_t> stack_ids;
+  // stack_id() with the laps of the current frame: lanes with equal ids
+  // differ only in their place in the current function.
+  std::uint64_t laps_id = 0;
+  std::uintptr_t pc = 0;  // its last basic block or access
 
   std::uint64_t stack_id() const { return stack_ids.empty() ? 0 : stack_ids.back(); }
   void push(std::uintptr_t call) {
-    // A 64-bit mix of the prefix's id and the call: lanes with the same
-    // calls have the same id, and (but for a 2^-64 chance) only they do.
-    std::uint64_t id = (stack_id() ^ call) * 0x9e3779b97f4a7c15ull;
-    id ^= id >> 29;
+    stack_ids.push_back(mix(laps_id ^ call));
     calls.push_back(call);
-    stack_ids.push_back(id);
+    loops.emplace_back();
+    laps_id = stack_id();
+    pc = 0;  // the function's start; its first basic block's hook follows
   }
   void pop() {
+    // Back in the caller, just after the call: there, as far as the caller's
+    // next basic block (or access) is concerned.
+    pc = calls.back();
     calls.pop_back();
+    loops.pop_back();
     stack_ids.pop_back();
+    count_laps();
+  }
+  void count_laps() {
+    laps_id = stack_id();
+    for (const loop_laps& loop : loops.back()) laps_id = mix(mix(laps_id ^ loop.head) ^ loop.laps);
+  }
+  static std::uint64_t mix(std::uint64_t id) {
+    id *= 0x9e3779b97f4a7c15ull;
+    return id ^ (id >> 29);
+  }
+  // A move in the current function. A lower place is a jump back (unoptimised
+  // code keeps the source's layout): a loop's next lap. A place outside a
+  // loop has left it; coming back in starts again from no laps.
+  void move_to(std::uintptr_t next) {
+    std::vector<loop_laps>& here = loops.back();
+    const bool jumps_back = next < pc;
+    if (jumps_back) {
+      auto loop = std::find_if(here.begin(), here.end(), [&](const loop_laps& l) { return l.head == next; });
+      if (loop == here.end()) loop = here.insert(here.end(), {next, pc, 0});
+      loop->back_from = std::max(loop->back_from, pc);
+      ++loop->laps;
+    }
+    pc = next;
+    const auto left = std::remove_if(here.begin(), here.end(), [&](const loop_laps& l) { return !l.holds(next); });
+    if (jumps_back || left != here.end()) {
+      here.erase(left, here.end());
+      count_laps();
+    }
   }
 };
 
-// Negative when `a` is behind `b` in the program, 0 at the same place.
+// Between two lanes at `at_a` and `at_b` in one frame: negative when `a` has
+// been round a loop that holds both fewer times (the outermost loop whose
+// laps differ decides), 0 when no such loop's laps differ.
+int compare_laps(const std::vector<loop_laps>& a, const std::vector<loop_laps>& b, std::uintptr_t at_a,
+                 std::uintptr_t at_b) {
+  if (a.empty() && b.empty()) return 0;
+  int order = 0;
+  std::uintptr_t widest = 0;
+  auto laps_of = [](const std::vector<loop_laps>& loops, std::uintptr_t head) -> const loop_laps* {
+    auto found = std::find_if(loops.begin(), loops.end(), [&](const loop_laps& l) { return l.head == head; });
+    return found == loops.end() ? nullptr : &*found;
+  };
+  auto consider = [&](const loop_laps& loop) {
+    const loop_laps* in_a = laps_of(a, loop.head);
+    const loop_laps* in_b = laps_of(b, loop.head);
+    const loop_laps whole{loop.head, std::max(in_a ? in_a->back_from : 0, in_b ? in_b->back_from : 0), 0};
+    const std::uint64_t laps_a = in_a ? in_a->laps : 0;
+    const std::uint64_t laps_b = in_b ? in_b->laps : 0;
+    if (laps_a == laps_b || !whole.holds(at_a) || !whole.holds(at_b)) return;
+    if (whole.back_from - whole.head >= widest) {
+      widest = whole.back_from - whole.head;
+      order = laps_a < laps_b ? -1 : 1;
+    }
+  };
+  for (const loop_laps& loop : a) consider(loop);
+  for (const loop_laps& loop : b) consider(loop);
+  return order;
+}
+
+// Negative when `a` is behind `b` in the program, 0 at the same place: in
+// each frame they share, by their laps of the loops they are both in, then
+// by place.
 int compare(const lane_state& a, const lane_state& b) {
-  if (a.calls.size() == b.calls.size() && a.stack_id() == b.stack_id()) {  // in the same call: the usual case
+  if (a.calls.size() == b.calls.size() && a.laps_id == b.laps_id) {  // in the same call and lap: the usual case
     return a.pc == b.pc ? 0 : (a.pc < b.pc ? -1 : 1);
   }
   const std::size_t depth = std::min(a.calls.size(), b.calls.size());
-  for (std::size_t i = 0; i < depth; ++i) {
-    if (a.calls[i] != b.calls[i]) return a.calls[i] < b.calls[i] ? -1 : 1;
+  for (std::size_t frame = 0; frame <= depth; ++frame) {
+    // In a function the other is not in, the place is the call's.
+    const std::uintptr_t at_a = a.calls.size() > frame ? a.calls[frame] : a.pc;
+    const std::uintptr_t at_b = b.calls.size() > frame ? b.calls[frame] : b.pc;
+    if (const int by_laps = compare_laps(a.loops[frame], b.loops[frame], at_a, at_b)) return by_laps;
+    if (at_a != at_b) return at_a < at_b ? -1 : 1;
   }
-  // One is in a function the other is not: compare the call with the place.
-  const std::uintptr_t at_a = a.calls.size() > depth ? a.calls[depth] : a.pc;
-  const std::uintptr_t at_b = b.calls.size() > depth ? b.calls[depth] : b.pc;
-  if (at_a != at_b) return at_a < at_b ? -1 : 1;
   // A place equal to a call's return address: the one there has returned
   // from the call the other is still in.
   return a.calls.size() == b.calls.size() ? 0 : (a.calls.size() < b.calls.size() ? 1 : -1);
@@ -142,6 +225,21 @@ unsigned int lanes_behind(const thread_context& t, const lane_state& me, unsigne
     }
   }
   return behind;
+}
+
+// The other started lanes of the running thread's warp that have not
+// stepped aside at a spin point (woken from a barrier, or waiting at one).
+unsigned int lanes_not_stepped_aside(const thread_context& t) {
+  const unsigned int first = t.linear_tid / lanes * lanes;
+  const unsigned int live = t.block->warp_of(t.linear_tid).live();
+  const std::vector<lane_state>& warp = lanes_of(t.block).by_thread;
+  unsigned int found = 0;
+  for (unsigned int lane = 0; lane < lanes; ++lane) {
+    const unsigned int tid = first + lane;
+    if (tid == t.linear_tid || ((live >> lane) & 1u) == 0 || !warp[tid].started) continue;
+    if (!warp[tid].runs_on->spinning || warp[tid].runs_on->thread.linear_tid != tid) found |= 1u << lane;
+  }
+  return found;
 }
 
 // The watchdog's delay (sched/watchdog.hpp): a GPU's display watchdog too
@@ -263,7 +361,7 @@ void on_access(void* address, unsigned int, bool, void* pc) {
   if (t != nullptr && t->self != nullptr && t->self->stack_holds(address)) return;
   lane_state* me = running_lane(t);
   if (me == nullptr) return;
-  me->pc = reinterpret_cast<std::uintptr_t>(pc);
+  me->move_to(reinterpret_cast<std::uintptr_t>(pc));
   spin_point();  // the block's other threads make their next access
   wait_for_lanes_behind(*t, *me);
 }
@@ -275,7 +373,13 @@ void on_basic_block(void* pc, const void* frame) {
   lane_state* me = running_lane(t);
   if (me == nullptr || frame == me->exited_frame) return;
   me->exited_frame = nullptr;
-  me->pc = reinterpret_cast<std::uintptr_t>(pc);
+  const std::uintptr_t next = reinterpret_cast<std::uintptr_t>(pc);
+  const bool jumps_back = next < me->pc;
+  me->move_to(next);
+  // Lanes just woken from a barrier at a loop's end have not stepped aside
+  // yet, so they do not count as behind: let them come up to the loop's
+  // end, as an access would, before looking.
+  if (jumps_back && lanes_not_stepped_aside(*t) != 0) spin_point();
   wait_for_lanes_behind(*t, *me);
 }
 
@@ -284,7 +388,6 @@ void on_function_entry(void* call_site) {
   lane_state* me = running_lane(t);
   if (me == nullptr) return;
   me->push(reinterpret_cast<std::uintptr_t>(call_site));
-  me->pc = 0;  // the function's start; its first basic block's hook follows
   me->exited_frame = nullptr;
 }
 
@@ -292,12 +395,7 @@ void on_function_exit(const void* frame) {
   const thread_context* t;
   lane_state* me = running_lane(t);
   if (me == nullptr) return;
-  if (!me->calls.empty()) {
-    // Back in the caller, just after the call: there, as far as the caller's
-    // next basic block (or access) is concerned.
-    me->pc = me->calls.back();
-    me->pop();
-  }
+  if (!me->calls.empty()) me->pop();
   me->exited_frame = frame;
 }
 
