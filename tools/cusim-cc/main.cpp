@@ -106,6 +106,11 @@ class driver {
       // volatile (the classic warp-synchronous reduction in shared memory)
       // is deprecated. Stay as quiet about it as nvcc.
       cmd.push_back(clang ? "-Wno-deprecated-volatile" : "-Wno-volatile");
+      // Kernels pun types through pointers (a uint4 pack written as floats
+      // through reinterpret_cast<float*>(&pack)[i], as vLLM's kernels do),
+      // which nvcc's device code keeps; under strict aliasing g++ -O2 drops
+      // such writes, a silent wrong result.
+      cmd.push_back("-fno-strict-aliasing");
     }
     // A CUDA thread's stack is a fiber's, with a guard page below it: a frame
     // larger than a page must touch each page in turn, or its locals could
