@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "memory/small_buffers.hpp"
 #include "platform/memory.hpp"
 #include "support/address_check.hpp"
 #include "support/diagnostics.hpp"
@@ -52,6 +53,10 @@ bool mapped_apart(std::size_t size, memory_kind kind) {
          !address_check::enabled;
 }
 
+// A device or managed buffer too small to be mapped apart: in the regions
+// of small buffers (small_buffers.hpp says why), where they are used.
+bool in_small_buffers(memory_kind kind) { return counts_as_device(kind) && small_buffers::used(); }
+
 std::size_t rounded_size(std::size_t size) {
   return size == 0 ? alignment : (size + alignment - 1) / alignment * alignment;
 }
@@ -82,7 +87,8 @@ std::size_t next_lead() {
 allocation allocate_block(std::size_t size, memory_kind kind, int device) {
   allocation made{nullptr, size, kind, device};
   if (!mapped_apart(size, kind)) {
-    made.base = std::aligned_alloc(alignment, rounded_size(size));
+    made.base = in_small_buffers(kind) ? small_buffers::take(rounded_size(size))
+                                       : std::aligned_alloc(alignment, rounded_size(size));
     return made;
   }
   made.lead = next_lead();
@@ -103,8 +109,13 @@ allocation allocate_block(std::size_t size, memory_kind kind, int device) {
 }
 
 void free_block(const allocation& a) {
-  if (mapped_apart(a.size, a.kind)) platform::release_memory(static_cast<char*>(a.base) - a.lead, 2 * rounded_mapping(a));
-  else std::free(a.base);
+  if (mapped_apart(a.size, a.kind)) {
+    platform::release_memory(static_cast<char*>(a.base) - a.lead, 2 * rounded_mapping(a));
+  } else if (in_small_buffers(a.kind)) {
+    small_buffers::give_back(a.base, rounded_size(a.size));
+  } else {
+    std::free(a.base);
+  }
 }
 
 struct table {

@@ -4,6 +4,7 @@
 // intrinsics do, so they wait, and are checked, the same way.
 #include <cusim/detail/inline_ptx.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>

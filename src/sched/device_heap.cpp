@@ -13,15 +13,16 @@
 #include <cstdint>
 #include <cstdlib>
 #include <deque>
-#include <map>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <unordered_map>
 
 #include <cusim/detail/builtins.hpp>
 #include <driver_types.h>
 
 #include "memory/allocations.hpp"
+#include "memory/free_ranges.hpp"
 #include "platform/memory.hpp"
 #include "runtime/limits.hpp"
 #include "sched/worker.hpp"
@@ -66,7 +67,7 @@ class heap_region {
     used_.erase(it);
     address_check::poison(base_ + offset, block.size);
     if (!address_check::enabled) {
-      make_free(offset, block.size);
+      free_.give_back(offset, block.size);
       return true;
     }
     quarantine_.emplace_back(offset, block);
@@ -110,7 +111,7 @@ class heap_region {
     if (region == nullptr) return false;
     base_ = static_cast<char*>(region);
     size_ = bytes;
-    free_.emplace(0, bytes);
+    free_ = free_ranges(bytes);
     address_check::poison(base_, size_);
     return true;
   }
@@ -119,48 +120,24 @@ class heap_region {
 
   // First fit for `size` bytes, of which the first `bytes` become addressable.
   void* take(std::size_t size, std::size_t bytes) {
-    for (auto it = free_.begin(); it != free_.end(); ++it) {
-      if (it->second < size) continue;
-      const std::size_t offset = it->first;
-      const std::size_t left = it->second - size;
-      free_.erase(it);
-      if (left > 0) free_.emplace(offset + size, left);
-      used_.emplace(offset, heap_block{size, bytes});
-      address_check::unpoison(base_ + offset, bytes);
-      return base_ + offset;
-    }
-    return nullptr;
-  }
-
-  // Returns [start, start + size) to the free list, merged with its neighbours.
-  void make_free(std::size_t start, std::size_t size) {
-    auto next = free_.lower_bound(start);
-    if (next != free_.end() && next->first == start + size) {
-      size += next->second;
-      next = free_.erase(next);
-    }
-    if (next != free_.begin()) {
-      auto prev = std::prev(next);
-      if (prev->first + prev->second == start) {
-        start = prev->first;
-        size += prev->second;
-        free_.erase(prev);
-      }
-    }
-    free_.emplace(start, size);
+    const std::optional<std::size_t> offset = free_.take(size);
+    if (!offset) return nullptr;
+    used_.emplace(*offset, heap_block{size, bytes});
+    address_check::unpoison(base_ + *offset, bytes);
+    return base_ + *offset;
   }
 
   void reuse_oldest_quarantined() {
     const auto [offset, block] = quarantine_.front();
     quarantine_.pop_front();
     quarantined_bytes_ -= block.size;
-    make_free(offset, block.size);
+    free_.give_back(offset, block.size);
   }
 
   std::mutex mutex_;
   char* base_ = nullptr;
   std::size_t size_ = 0;
-  std::map<std::size_t, std::size_t> free_;            // offset -> size, ordered for first fit and merging
+  free_ranges free_;
   std::unordered_map<std::size_t, heap_block> used_;       // by offset
   std::deque<std::pair<std::size_t, heap_block>> quarantine_;  // freed, by offset, oldest first
   std::size_t quarantined_bytes_ = 0;

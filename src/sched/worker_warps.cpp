@@ -3,6 +3,7 @@
 // collective (sched/warp.hpp computes the results), and waking the lanes.
 #include <string>
 
+#include <cusim/profile.hpp>
 #include <fmt/format.h>
 
 #include "sched/race_check.hpp"
