@@ -123,8 +123,10 @@ using by_reference = std::conditional_t<std::is_lvalue_reference_v<Arg> && std::
 // What cusim-cc makes of NULL in a launch's arguments: g++'s NULL is a
 // `long` once forwarded, which a pointer parameter does not take; this
 // converts to any pointer (null) and any number (zero), as NULL passed to
-// the parameter itself does.
+// the parameter itself does. Where the kernel's template arguments are
+// deduced, it counts as the `long` NULL is.
 struct null_argument {
+  using deduced_as = long;
   template <class T>
   constexpr operator T*() const {
     return nullptr;
@@ -133,6 +135,21 @@ struct null_argument {
   constexpr operator T() const {
     return T(0);
   }
+};
+// A launch's argument written as just `0`: converts as NULL does, and is
+// deduced as the `int` it is.
+struct zero_argument : null_argument {
+  using deduced_as = int;
+};
+// An argument's type as the resolver deduces from it: NULL's and `0`'s
+// stand-ins as what they stand for.
+template <class Arg, class = void>
+struct deduced_type {
+  using type = Arg;
+};
+template <class Arg>
+struct deduced_type<Arg, std::enable_if_t<std::is_base_of_v<null_argument, std::decay_t<Arg>>>> {
+  using type = typename std::decay_t<Arg>::deduced_as;
 };
 
 // `f` when it names one function (not an overload set, not a template left
@@ -165,7 +182,8 @@ class deduced_kernel_launcher {
 
   template <class... Args>
   cudaError_t operator()(Args&&... args) const {
-    const auto kernel = Resolve{}(kernel_signature<std::decay_t<Args>...>{}, kernel_signature<by_reference<Args>...>{});
+    const auto kernel = Resolve{}(kernel_signature<typename deduced_type<std::decay_t<Args>>::type...>{},
+                                  kernel_signature<typename deduced_type<by_reference<Args>>::type...>{});
     if constexpr (std::is_void_v<Direct>) {
       return kernel_launcher(kernel, shape_, name_)(std::forward<Args>(args)...);
     } else {

@@ -2,7 +2,8 @@
 // (dev/cuda/classifier_fused.cu, softmax_forward.cu), which nvcc takes:
 // NULL or 0 passed for a pointer parameter (g++'s NULL is a `long`, and 0
 // an `int`, once the launcher forwards them: in a launch's arguments they
-// become a null argument that converts to a pointer or a number), and a
+// become stand-ins that convert to a pointer or a number, and that a
+// template's deduction takes for the `long` and `int` they are), and a
 // __forceinline__ function passed by pointer to cooperative_groups::reduce
 // (g++ refuses always_inline there at -O1: under g++ __forceinline__ is a
 // hint). nvcc 13 builds this file (nvcc.build.launch_arguments).
@@ -16,6 +17,17 @@ namespace cg = cooperative_groups;
 __device__ __forceinline__ float add_op(float a, float b) { return a + b; }
 
 __global__ void counted(int* out, int n) { *out = n + 5; }  // NULL for an int: 0, with g++'s warning
+
+// Templates: `0` converts to the pointer parameter of `store_if<float>`,
+// and where T is deduced from it, T is the `int` it is.
+template <class T>
+__global__ void store_if(T value, T* out) {
+  if (out != nullptr) *out = value;
+}
+template <class T>
+__global__ void size_of(T, int* out) {
+  *out = sizeof(T);
+}
 
 __global__ void maybe_scaled(float* out, const float* scale, int* flag) {
   cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
@@ -41,10 +53,14 @@ int main() {
   cudaDeviceSynchronize();
   int nulls = *count;
   maybe_scaled<<<1, 32>>>(out, 0, 0);
-  // CHECK: (out, ::cusim::detail::null_argument{}, ::cusim::detail::null_argument{});
+  // CHECK: (out, ::cusim::detail::zero_argument{}, ::cusim::detail::zero_argument{});
   counted<<<1, 1>>>(count, 0);
   cudaDeviceSynchronize();
   nulls += *count;
-  printf("%.0f %.0f %d %s\n", unscaled, *out, nulls, cudaGetErrorString(cudaGetLastError()));
-  // OUTPUT: 496 496 10 no error
+  store_if<float><<<1, 1>>>(2.0f, 0);
+  // CHECK: (2.0f, ::cusim::detail::zero_argument{});
+  size_of<<<1, 1>>>(0, count);
+  cudaDeviceSynchronize();
+  printf("%.0f %.0f %d %d %s\n", unscaled, *out, nulls, *count, cudaGetErrorString(cudaGetLastError()));
+  // OUTPUT: 496 496 10 4 no error
 }

@@ -523,6 +523,7 @@ class driver {
       cmd.push_back(object.string());
     }
     cmd.insert(cmd.end(), {"-o", o_.output.empty() ? "a.out" : o_.output});
+    cmd.insert(cmd.end(), o_.host_compiler_options.begin(), o_.host_compiler_options.end());
     cmd.insert(cmd.end(), o_.link_flags.begin(), o_.link_flags.end());
     cmd.insert(cmd.end(), tools_.sanitize_flags.begin(), tools_.sanitize_flags.end());
     cmd.insert(cmd.end(), tools_.link_libraries.begin(), tools_.link_libraries.end());

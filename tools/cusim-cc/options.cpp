@@ -84,7 +84,7 @@ OPTIONS
     -w, --disable-warnings; -W...; -fPIC; -pthread
         Passed to the host compiler.
     -Xcompiler A,B, --compiler-options A,B
-        Host compiler options.
+        Host compiler options, for compiling and linking (as nvcc).
     -Xlinker A,B, --linker-options A,B
         Linker options (passed as -Wl,A -Wl,B).
     -ccbin COMPILER, --compiler-bindir COMPILER
@@ -393,7 +393,10 @@ class parser {
       if (lang != "cu") usage_error("-x " + lang + ": only -x cu is supported (other inputs are read by their suffix)");
       o_.treat_as_cu = true;
     } else if (is(a, "-Xcompiler")) {
-      for (auto& part : split(value_of(a, "-Xcompiler"), ',')) o_.compile_flags.push_back(part);
+      for (auto& part : split(value_of(a, "-Xcompiler"), ',')) {
+        o_.compile_flags.push_back(part);
+        o_.host_compiler_options.push_back(part);
+      }
     } else if (is(a, "-Xlinker")) {
       for (auto& part : split(value_of(a, "-Xlinker"), ',')) o_.link_flags.push_back("-Wl," + part);
     } else if (!a.empty() && a[0] == '-' && o_.forward_unknown) {

@@ -57,6 +57,9 @@ struct options {
   std::vector<std::string> preprocessor_flags;  // -I -D -U -isystem -include
   std::vector<std::string> compile_flags;       // -O -g -W, host compiler options
   std::vector<std::string> link_flags;     // -L -l -Xlinker
+  // -Xcompiler's options, also in compile_flags: nvcc links with the host
+  // compiler and gives it them too (-fopenmp needs its runtime linked).
+  std::vector<std::string> host_compiler_options;
 };
 
 // What ends cusim-cc while it reads its command line: --help and

@@ -37,6 +37,32 @@ std::size_t find_at_top_level(const std::string& text, std::size_t from, std::st
   return std::string::npos;
 }
 
+// The argument list that names a template's own parameters, from its head:
+// `template <class T, int N, class... R>` gives `<T, N, R...>` (defaults
+// and parameter kinds left out: the parameter's name is its last word).
+std::string own_template_arguments(const std::string& head) {
+  const std::size_t open = head.find('<');
+  const std::size_t close = head.rfind('>');
+  if (open == std::string::npos || close == std::string::npos || close < open) return "<>";
+  const std::string parameters = head.substr(open + 1, close - open - 1);
+  std::string arguments;
+  for (std::size_t from = 0; from <= parameters.size();) {
+    std::size_t end = find_at_top_level(parameters, from, ",");
+    if (end == std::string::npos) end = parameters.size();
+    std::string parameter = parameters.substr(from, end - from);
+    if (const std::size_t eq = find_at_top_level(parameter, 0, "="); eq != std::string::npos) parameter.resize(eq);
+    std::size_t name_end = parameter.find_last_not_of(" \t");
+    std::size_t name_start = name_end == std::string::npos ? 0 : name_end + 1;
+    while (name_start > 0 && is_ident_char(parameter[name_start - 1])) --name_start;
+    if (name_start <= name_end && name_end != std::string::npos) {
+      arguments += (arguments.empty() ? "" : ", ") + parameter.substr(name_start, name_end + 1 - name_start);
+      if (parameter.find("...") != std::string::npos) arguments += "...";
+    }
+    from = end + 1;
+  }
+  return "<" + arguments + ">";
+}
+
 // The length of the launch's opening `<<<` at `at`, or of the `<< <` that
 // Visual Studio's formatter makes of it (nvcc takes both), or 0. Nothing
 // else in C++ reads `<<` then `<`, but a template operator's
@@ -304,11 +330,7 @@ class rewriter {
     return true;
   }
   bool prev_is_ident() const { return pos_ > 0 && is_ident_char(src_[pos_ - 1]); }
-  std::string_view ident_at(std::size_t at) const {
-    std::size_t end = at;
-    while (end < src_.size() && is_ident_char(src_[end])) ++end;
-    return std::string_view(src_).substr(at, end - at);
-  }
+  std::string_view ident_at(std::size_t at) const { return ident_in(src_, at); }
   void copy_until_newline() {
     const std::size_t end = src_.find('\n', pos_);
     const std::size_t stop = end == std::string::npos ? src_.size() : end + 1;
@@ -377,7 +399,7 @@ class rewriter {
   // sign of an exponent (1e-5, 0x1p+3). Its ' must not open a character literal.
   void copy_number() {
     if (zero_arguments_.count(pos_) != 0) {  // a launch's `0` argument (rewrite_launch)
-      out_ += "::cusim::detail::null_argument{}";
+      out_ += "::cusim::detail::zero_argument{}";
       ++pos_;
       return;
     }
@@ -663,21 +685,22 @@ class rewriter {
     // so that the compiler can compile its code into the loop
     // (detail::direct_kernel_call). The parentheses keep argument-
     // dependent lookup out: the call finds what the launch found.
-    if (is_kernel(name) && (name.find("::") != std::string::npos || !may_name_a_variable(name))) {
+    if (is_kernel(name) && (name.find("::") != std::string::npos || !may_name_a_variable(name)) &&
+        !template_arguments_may_name_a_local(callee)) {
       out_ += ".calling_by_name([](auto&&... __cusim_arguments) { (" + callee + ")(__cusim_arguments...); })";
     }
     launch_end_ = out_.size();
     out_.append(callee_newlines, '\n');
     note_markers(pos_, i);
     pos_ = i + close;
-    // The arguments of a launch whose parameter types the launch takes
-    // from the kernel (not deduced from the arguments): NULL, and an
-    // argument that is just `0`, become a null argument that converts to a
-    // pointer or a number (launch.hpp). g++'s NULL is a `long` and `0` an
-    // `int` once the launcher forwards them, which no pointer parameter
-    // takes, where nvcc's launch passes them to the parameter as written.
+    // A launch's arguments: NULL, and an argument that is just `0`, become
+    // stand-ins that convert to a pointer or a number (launch.hpp). g++'s
+    // NULL is a `long` and `0` an `int` once the launcher forwards them,
+    // which no pointer parameter takes, where nvcc's launch passes them to
+    // the parameter as written. Where the kernel's template arguments are
+    // deduced, the stand-ins count as the `long` and `int` they stand for.
     const std::size_t open_paren = src_.find_first_not_of(" \t\n", pos_);
-    if (deduced || open_paren == std::string::npos || src_[open_paren] != '(') return;
+    if (open_paren == std::string::npos || src_[open_paren] != '(') return;
     const std::size_t close_paren = closing_bracket(src_, open_paren, '(', ')');
     if (close_paren == std::string::npos) return;
     launch_arguments_end_ = std::max(launch_arguments_end_, close_paren);
@@ -1027,7 +1050,11 @@ class rewriter {
     const std::size_t head_start = before == std::string::npos ? 0 : before + 1;
     const std::string_view head = std::string_view(src_).substr(head_start, function->open - head_start);
     if (has_qualified_declarator(head)) return true;  // `void S::f() {`: a member function, maybe
-    const std::string_view text = std::string_view(src_).substr(head_start, pos_ - head_start);
+    return declares(std::string_view(src_).substr(head_start, pos_ - head_start), name);
+  }
+  // Whether `text` declares a variable or parameter `name` (a declarator's
+  // end after a type).
+  static bool declares(std::string_view text, const std::string& name) {
     for (std::size_t at = find_word(text, name); at != std::string_view::npos;) {
       const std::size_t end = at + name.size();
       const std::size_t next = text.find_first_not_of(" \t\n", end);
@@ -1038,6 +1065,26 @@ class rewriter {
       if (declarator_end && after_a_type) return true;
       const std::size_t rest = find_word(text.substr(end), name);
       at = rest == std::string_view::npos ? rest : end + rest;
+    }
+    return false;
+  }
+  // Whether the template arguments of a launch's callee (`k<BLOCK, N>`) may
+  // name a local variable of the function the launch is in (a constexpr
+  // one). The thread loop's call by name is a lambda that captures nothing,
+  // which g++ refuses to let name such a variable where an enclosing
+  // lambda captured it (HeCBench geglu: a launch inside `[&]{ ... }`).
+  bool template_arguments_may_name_a_local(const std::string& callee) const {
+    const std::size_t open = callee.find('<');
+    if (open == std::string::npos) return false;
+    const auto function = std::find_if(scopes_.begin(), scopes_.end(), [](const scope& s) { return s.function; });
+    if (function == scopes_.end()) return false;
+    const std::string_view body = std::string_view(src_).substr(function->open, pos_ - function->open);
+    for (std::size_t at = open + 1; at < callee.size(); ++at) {
+      if (!is_ident_char(callee[at]) || (at > 0 && is_ident_char(callee[at - 1]))) continue;
+      const std::string word(ident_in(callee, at));
+      const bool qualified = at >= 2 && callee.compare(at - 2, 2, "::") == 0;
+      if (!qualified && !std::isdigit(static_cast<unsigned char>(word[0])) && declares(body, word)) return true;
+      at += word.size() - 1;
     }
     return false;
   }
@@ -1111,6 +1158,7 @@ class rewriter {
   struct declaration_text {
     bool is_extern = false;
     bool is_static = false;
+    std::string template_head;  // `template <class T>` of a variable template
     std::string qualifiers;  // volatile / const written before the keyword
     std::string body;        // from after the keyword to before the ';', on one line
     std::string line_breaks; // its line breaks and line markers, re-emitted to keep line numbers
@@ -1156,6 +1204,19 @@ class rewriter {
       const std::size_t begin = specifier_start(end);
       if (begin == end || in_line_marker(begin)) break;
       const std::string word = out_.substr(begin, end - begin);
+      if (word.front() == '<') {
+        // A variable template's head (`template <class T> __constant__ T
+        // m[4]`) ends the specifiers.
+        const std::size_t keyword_end = skip_blanks_back(out_, begin);
+        const std::size_t keyword = specifier_start(keyword_end);
+        if (out_.compare(keyword, keyword_end - keyword, "template") == 0) {
+          d.template_head = out_.substr(keyword);
+          d.line_breaks.append(static_cast<std::size_t>(std::count(d.template_head.begin(), d.template_head.end(), '\n')), '\n');
+          std::replace(d.template_head.begin(), d.template_head.end(), '\n', ' ');
+          out_.resize(keyword);
+          break;
+        }
+      }
       if (word == "extern") {
         d.is_extern = true;
       } else if (word == "static") {
@@ -1182,8 +1243,28 @@ class rewriter {
       if (i < text.size()) d.line_breaks += '\n';
       line_start = i + 1;
     }
+    take_specifiers_after_keyword(d);
     note_markers(pos_, d.end);
     return d;
+  }
+
+  // Specifiers written after the keyword (`__shared__ extern T s[]`,
+  // `__constant__ static char c[4]`, `__constant__ __device__ int k[4]`),
+  // which nvcc takes in any order: read as if written before it.
+  void take_specifiers_after_keyword(declaration_text& d) const {
+    for (;;) {
+      const std::size_t first = d.body.find_first_not_of(' ');
+      if (first == std::string::npos) return;
+      const std::string_view word = ident_in(d.body, first);
+      if (word == "extern") {
+        d.is_extern = true;
+      } else if (word == "static") {
+        d.is_static = true;
+      } else if (word != device_marker) {
+        return;
+      }
+      d.body.erase(0, first + word.size());
+    }
   }
 
   // Moves past the declaration, whose replacement is already in out_.
@@ -1196,6 +1277,7 @@ class rewriter {
   // A __shared__ declaration: from the qualifiers before it to its ';'.
   void rewrite_shared() {
     const declaration_text d = take_declaration(10);
+    out_ += d.template_head;  // a variable template's: left as written
     emit_shared(hoisting_class_definition(d.qualifiers + d.body), d.is_extern, d.line);
     finish_declaration(d);
   }
@@ -1236,10 +1318,19 @@ class rewriter {
     for (const declarator& v : declarators) {
       const std::string type = "::std::type_identity_t<" + base + v.stars + v.bounds + ">";
       if (d.is_extern) {
-        out_ += "extern " + type + "& " + v.name + ";";
+        out_ += d.template_head + "extern " + type + "& " + v.name + ";";
         continue;
       }
       const std::string storage = "cusim_constant_storage_" + v.name;
+      if (!d.template_head.empty()) {
+        // A variable template: each instance's storage is registered as
+        // its reference is bound.
+        const std::string instance = storage + own_template_arguments(d.template_head);
+        out_ += d.template_head + " static " + base + " " + v.stars + storage + v.bounds + v.initializer + "; " +
+                d.template_head + " decltype(" + instance + ")& " + v.name +
+                " = ::cusim::detail::registered_constant(" + instance + ");";
+        continue;
+      }
       // decltype: `char s[] = "..."` has its bound from the initializer.
       out_ += "static " + base + " " + v.stars + storage + v.bounds + v.initializer + "; " +
               (d.is_static ? "static " : "") + "decltype(" + storage + ")& " + v.name + " = " + storage + ";";

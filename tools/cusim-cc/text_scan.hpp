@@ -12,6 +12,13 @@ namespace cusim::cc {
 inline bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // `s` without the blanks (spaces, tabs, line breaks) around it.
+// The identifier (or number) that starts at `at`; empty if none does.
+inline std::string_view ident_in(std::string_view text, std::size_t at) {
+  std::size_t end = at;
+  while (end < text.size() && is_ident_char(text[end])) ++end;
+  return text.substr(at, end - at);
+}
+
 inline std::string_view trim(std::string_view s) {
   const std::size_t first = s.find_first_not_of(" \t\n\r");
   if (first == std::string_view::npos) return {};

@@ -141,6 +141,13 @@ struct local_shared_view {
 // Memory spaces of generic addresses: cusim-cc registers each __constant__
 // variable's storage (register_constant_memory) so __isConstant can tell.
 bool register_constant_memory(const void* storage, std::size_t bytes);
+// The storage of a __constant__ variable template's instance, registered
+// as its reference is bound (each instance's, as the program names it).
+template <class T>
+T& registered_constant(T& storage) {
+  register_constant_memory(&storage, sizeof storage);
+  return storage;
+}
 bool in_constant_memory(const void* p);
 bool in_shared_memory(const void* p);
 bool in_local_memory(const void* p);
