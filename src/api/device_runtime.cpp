@@ -161,8 +161,8 @@ extern "C" cudaError_t cudaLaunchDevice(void* func, void* parameterBuffer, dim3 
   const parameter_layout layout = registered_layout(func);
   if (launcher == nullptr || layout == nullptr) {
     std::free(parameterBuffer);
-    report("cudaLaunchDevice: {} is not a kernel cusim knows: kernels compiled by cusim-cc are known (kernel "
-           "templates only once launched with their type).",
+    report("cudaLaunchDevice: {} is not a kernel cusim knows: kernels compiled by cusim-cc are known, and every "
+           "instance of a kernel template the program makes.",
            func);
     return set_error(cudaErrorInvalidDeviceFunction);
   }

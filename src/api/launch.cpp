@@ -352,8 +352,9 @@ cudaError_t launch_registered(const void* func, const cusim::detail::launch_shap
   const char* name = nullptr;
   argument_array_launcher launch = func != nullptr ? registered_launcher(func, &name) : nullptr;
   if (launch == nullptr) {
-    report("{}: {} is not a kernel cusim knows: kernels compiled by cusim-cc are known (kernel templates only "
-           "once launched with their type); pass the kernel itself rather than a void* to it",
+    report("{}: {} is not a kernel cusim knows: kernels compiled by cusim-cc are known, and every instance of a "
+           "kernel template the program makes (a kernel from a file cusim-cc did not compile is not); pass the "
+           "kernel itself rather than a void* to it",
            api, func);
     return set_error(cudaErrorInvalidDeviceFunction);
   }

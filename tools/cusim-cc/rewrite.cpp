@@ -40,10 +40,11 @@ std::size_t find_at_top_level(const std::string& text, std::size_t from, std::st
 // The argument list that names a template's own parameters, from its head:
 // `template <class T, int N, class... R>` gives `<T, N, R...>` (defaults
 // and parameter kinds left out: the parameter's name is its last word).
-std::string own_template_arguments(const std::string& head) {
+// None where a parameter has no name (`template <class>`) or there are none.
+std::optional<std::string> own_template_arguments(const std::string& head) {
   const std::size_t open = head.find('<');
   const std::size_t close = head.rfind('>');
-  if (open == std::string::npos || close == std::string::npos || close < open) return "<>";
+  if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
   const std::string parameters = head.substr(open + 1, close - open - 1);
   std::string arguments;
   for (std::size_t from = 0; from <= parameters.size();) {
@@ -51,15 +52,21 @@ std::string own_template_arguments(const std::string& head) {
     if (end == std::string::npos) end = parameters.size();
     std::string parameter = parameters.substr(from, end - from);
     if (const std::size_t eq = find_at_top_level(parameter, 0, "="); eq != std::string::npos) parameter.resize(eq);
-    std::size_t name_end = parameter.find_last_not_of(" \t");
-    std::size_t name_start = name_end == std::string::npos ? 0 : name_end + 1;
+    const std::size_t name_end = parameter.find_last_not_of(" \t.");
+    if (name_end == std::string::npos || !is_ident_char(parameter[name_end])) return std::nullopt;
+    std::size_t name_start = name_end + 1;
     while (name_start > 0 && is_ident_char(parameter[name_start - 1])) --name_start;
-    if (name_start <= name_end && name_end != std::string::npos) {
-      arguments += (arguments.empty() ? "" : ", ") + parameter.substr(name_start, name_end + 1 - name_start);
-      if (parameter.find("...") != std::string::npos) arguments += "...";
+    const std::string name = parameter.substr(name_start, name_end + 1 - name_start);
+    static const std::set<std::string, std::less<>> kinds{"class", "typename", "auto", "bool", "char", "short", "int",
+                                                          "long", "unsigned", "signed", "size_t"};
+    const std::size_t before = parameter.find_last_not_of(" \t.", name_start == 0 ? 0 : name_start - 1);
+    if (kinds.count(name) != 0 || name_start == 0 || before == std::string::npos || parameter[before] == ':') {
+      return std::nullopt;  // no name: only its kind
     }
+    arguments += (arguments.empty() ? "" : ", ") + name + (parameter.find("...") != std::string::npos ? "..." : "");
     from = end + 1;
   }
+  if (arguments.empty()) return std::nullopt;
   return "<" + arguments + ">";
 }
 
@@ -271,7 +278,10 @@ class rewriter {
           pos_ += word.size();
           last_word_ = {};
         } else {
-          if (word == "template") template_pending_ = true;
+          if (word == "template" && !template_pending_) {
+            template_pending_ = true;
+            template_head_start_ = pos_;
+          }
           if ((word == "goto" || word == "switch") && in_function()) outermost_function_scope().jumps = true;
           out_.append(word);
           pos_ += word.size();
@@ -878,6 +888,7 @@ class rewriter {
       std::erase_if(address, [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
       // A friend is registered at its definition, outside the class.
       if (!is_template && !in_class) register_after_definition(word, address, begin, paren);
+      if (is_template && !in_class) register_instances_in_body(word, address, paren);
       return;
     }
   }
@@ -918,22 +929,8 @@ class rewriter {
   void register_after_definition(const std::string& name, const std::string& address, std::size_t name_at,
                                  std::size_t open_paren) {
     const std::size_t close = matching_close(open_paren);
-    if (close == std::string::npos) return;
-    std::size_t end = close + 1;
-    while (end < src_.size() && src_[end] != ';' && src_[end] != '{') {
-      if (src_[end] == '\n' && is_directive_line(src_, end + 1)) {
-        // A line marker before the body (the device pass's merge puts one there): skip it.
-        end = src_.find('\n', end + 1);
-        if (end == std::string::npos) return;
-        continue;
-      }
-      if (src_[end] == '(' || src_[end] == '"' || src_[end] == '\'' || src_[end] == '}') return;  // not a plain declaration
-      ++end;
-    }
-    // Only a definition: taking the address of a kernel declared and never
-    // defined (cdpAdvancedQuicksort declares a qsort_warp it never defines)
-    // would fail the link, and a kernel defined elsewhere is registered there.
-    if (end >= src_.size() || src_[end] != '{') return;
+    std::size_t end = body_of_definition(open_paren);
+    if (end == std::string::npos) return;
     end = closing_brace(end);
     if (end == std::string::npos) return;
     const std::string parameters = parameters_without_defaults(src_.substr(open_paren, close + 1 - open_paren));
@@ -956,6 +953,50 @@ class rewriter {
                       "> cusim_kernel_registration_" + counter + "(" + address + ", \"" + name + "\"" + cluster +
                       "); static const ::cusim::detail::kernel_site<void" + parameters + "> cusim_kernel_site_" +
                       counter + "(" + address + ", " + marker_file_ + " \":" + std::to_string(line) + ":" + name + "\");");
+  }
+  // The '{' of the body of the function whose parameter list opens at
+  // `open_paren`; npos where the declaration is not a plain definition.
+  // Only a definition: taking the address of a kernel declared and never
+  // defined (cdpAdvancedQuicksort declares a qsort_warp it never defines)
+  // would fail the link, and a kernel defined elsewhere is registered there.
+  std::size_t body_of_definition(std::size_t open_paren) const {
+    const std::size_t close = matching_close(open_paren);
+    if (close == std::string::npos) return std::string::npos;
+    std::size_t end = close + 1;
+    while (end < src_.size() && src_[end] != ';' && src_[end] != '{') {
+      if (src_[end] == '\n' && is_directive_line(src_, end + 1)) {
+        // A line marker before the body (the device pass's merge puts one there): skip it.
+        end = src_.find('\n', end + 1);
+        if (end == std::string::npos) return end;
+        continue;
+      }
+      if (src_[end] == '(' || src_[end] == '"' || src_[end] == '\'' || src_[end] == '}') return std::string::npos;
+      ++end;
+    }
+    return end < src_.size() && src_[end] == '{' ? end : std::string::npos;
+  }
+  // A kernel template: its body names the registration of the instance it
+  // is (kernel_call.hpp's registered_template_kernel), so that every
+  // instance the program makes is registered as it starts, whether
+  // launched with <<<...>>> or only given as `(void*)k<int>` to
+  // cudaLaunchKernel.
+  void register_instances_in_body(const std::string& name, const std::string& address, std::size_t open_paren) {
+    const std::size_t open = body_of_definition(open_paren);
+    const std::size_t head_open = src_.find('<', template_head_start_);
+    if (open == std::string::npos || head_open == std::string::npos || head_open > open_paren) return;
+    const std::size_t head_close = closing_bracket(src_, head_open, '<', '>');
+    if (head_close == std::string::npos || head_close > open_paren) return;
+    const std::string head = src_.substr(template_head_start_, head_close + 1 - template_head_start_);
+    const std::string parameters =
+        parameters_without_defaults(src_.substr(open_paren, matching_close(open_paren) + 1 - open_paren));
+    const std::optional<std::string> arguments = own_template_arguments(head);
+    if (!arguments) return;  // an unnamed parameter, or an explicit specialization (`template <>`)
+    std::string instance = "static_cast<void (*)" + parameters + ">(" + address + *arguments + ")";
+    for (char& c : instance) {
+      if (c == '\n') c = ' ';
+    }
+    insert_when_reached(open + 1, " (void)::cusim::detail::registered_template_kernel<" + instance + ", \"" + name +
+                                      "\">::registration;");
   }
   // The '}' closing the '{' at `open`, skipping literals; npos if none.
   std::size_t closing_brace(std::size_t open) const { return closing_bracket(src_, open, '{', '}'); }
@@ -1325,7 +1366,9 @@ class rewriter {
       if (!d.template_head.empty()) {
         // A variable template: each instance's storage is registered as
         // its reference is bound.
-        const std::string instance = storage + own_template_arguments(d.template_head);
+        const std::optional<std::string> arguments = own_template_arguments(d.template_head);
+        if (!arguments) throw rewrite_error("a __constant__ variable template with an unnamed template parameter");
+        const std::string instance = storage + *arguments;
         out_ += d.template_head + " static " + base + " " + v.stars + storage + v.bounds + v.initializer + "; " +
                 d.template_head + " decltype(" + instance + ")& " + v.name +
                 " = ::cusim::detail::registered_constant(" + instance + ");";
@@ -1566,6 +1609,7 @@ class rewriter {
   }
   bool device_pending_ = false;  // a __global__ or __device__ declaration has begun
   bool template_pending_ = false;                // `template` seen since the last ; { }
+  std::size_t template_head_start_ = 0;          // in src_: that `template`
   std::map<std::string, kernel_declarations, std::less<>> kernels_;  // by name
   unsigned site_counter_ = 0;
   std::size_t launch_end_ = 0;

@@ -399,6 +399,26 @@ struct kernel_registration<void(Params...)> {
   }
 };
 
+#if __cplusplus >= 202002L
+// A kernel template's name, as a template argument.
+template <std::size_t N>
+struct kernel_name_literal {
+  char text[N];
+  constexpr kernel_name_literal(const char (&name)[N]) {
+    for (std::size_t i = 0; i < N; ++i) text[i] = name[i];
+  }
+};
+// Each instance of a kernel template is registered by address as the
+// program starts: cusim-cc names `registration` in the template's body, so
+// every instance the program makes (one whose address it takes, for
+// cudaLaunchCooperativeKernel((void*)k<int>, ...), as well as one it
+// launches) has its own.
+template <auto Kernel, kernel_name_literal Name>
+struct registered_template_kernel {
+  static inline const kernel_registration<std::remove_pointer_t<decltype(Kernel)>> registration{Kernel, Name.text};
+};
+#endif
+
 // Where cusim-cc saw a non-template kernel declared ("file:line:name"): how
 // the front end's facts reach a kernel with internal linkage, which has no
 // symbol to name it by (include/cusim/detail/front_end_facts.hpp).
