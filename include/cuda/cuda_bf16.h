@@ -76,23 +76,6 @@ constexpr __nv_bfloat16 __float2bfloat16_ru(float a) {
 }
 constexpr __nv_bfloat16 __double2bfloat16(double a) { return __nv_bfloat16(a); }
 constexpr float __bfloat162float(__nv_bfloat16 a) { return float(a); }
-constexpr __nv_bfloat16 __int2bfloat16_rn(int a) { return __nv_bfloat16(a); }
-constexpr __nv_bfloat16 __uint2bfloat16_rn(unsigned int a) { return __nv_bfloat16(a); }
-constexpr __nv_bfloat16 __short2bfloat16_rn(short a) { return __nv_bfloat16(a); }
-constexpr __nv_bfloat16 __ushort2bfloat16_rn(unsigned short a) { return __nv_bfloat16(a); }
-constexpr __nv_bfloat16 __ll2bfloat16_rn(long long a) { return __nv_bfloat16(a); }
-constexpr __nv_bfloat16 __ull2bfloat16_rn(unsigned long long a) { return __nv_bfloat16(a); }
-// To integers as the float conversions do (a bfloat16 converts to float exactly).
-#define CUSIM_BF16_TO_INTEGERS_(suffix)                                                                         \
-  inline int __bfloat162int_##suffix(__nv_bfloat16 a) { return __float2int_##suffix(float(a)); }              \
-  inline unsigned int __bfloat162uint_##suffix(__nv_bfloat16 a) { return __float2uint_##suffix(float(a)); }   \
-  inline long long __bfloat162ll_##suffix(__nv_bfloat16 a) { return __float2ll_##suffix(float(a)); }          \
-  inline unsigned long long __bfloat162ull_##suffix(__nv_bfloat16 a) { return __float2ull_##suffix(float(a)); }
-CUSIM_BF16_TO_INTEGERS_(rn)
-CUSIM_BF16_TO_INTEGERS_(rz)
-CUSIM_BF16_TO_INTEGERS_(rd)
-CUSIM_BF16_TO_INTEGERS_(ru)
-#undef CUSIM_BF16_TO_INTEGERS_
 constexpr unsigned short __bfloat16_as_ushort(__nv_bfloat16 a) { return a.bits_; }
 constexpr short __bfloat16_as_short(__nv_bfloat16 a) { return static_cast<short>(a.bits_); }
 constexpr __nv_bfloat16 __ushort_as_bfloat16(unsigned short a) { return __nv_bfloat16_raw{a}; }
@@ -119,6 +102,9 @@ constexpr __nv_bfloat162 __lowhigh2highlow(__nv_bfloat162 a) { return {a.y, a.x}
 #define CUSIM_RF_T2 __nv_bfloat162
 #define CUSIM_RF_RAW(bits) __nv_bfloat16(__nv_bfloat16_raw{bits})
 #define CUSIM_RF_INFINITY 0x7f80u
+#define CUSIM_RF_FROM_FLOAT(f, mode) cusim::detail::bfloat16_rounded(f, cusim::detail::half_rounding::mode)
+#define CUSIM_RF_TO_INTEGER(name, mode) __bfloat162##name##_##mode
+#define CUSIM_RF_FROM_INTEGER(name, mode) __##name##2bfloat16_##mode
 #ifdef __CUDA_NO_BFLOAT16_OPERATORS__
 #define CUSIM_RF_NO_OPERATORS
 #endif
@@ -127,6 +113,9 @@ constexpr __nv_bfloat162 __lowhigh2highlow(__nv_bfloat162 a) { return {a.y, a.x}
 #undef CUSIM_RF_T2
 #undef CUSIM_RF_RAW
 #undef CUSIM_RF_INFINITY
+#undef CUSIM_RF_FROM_FLOAT
+#undef CUSIM_RF_TO_INTEGER
+#undef CUSIM_RF_FROM_INTEGER
 #undef CUSIM_RF_NO_OPERATORS
 
 #define CUDART_INF_BF16 __ushort_as_bfloat16((unsigned short)0x7f80U)

@@ -73,29 +73,6 @@ constexpr __half __float2half_ru(float a) {
 }
 constexpr __half __double2half(double a) { return __half(a); }
 constexpr float __half2float(__half a) { return float(a); }
-constexpr __half __int2half_rn(int a) { return __half(a); }
-constexpr __half __uint2half_rn(unsigned int a) { return __half(a); }
-constexpr __half __short2half_rn(short a) { return __half(a); }
-constexpr __half __ushort2half_rn(unsigned short a) { return __half(a); }
-constexpr __half __ll2half_rn(long long a) { return __half(a); }
-// To integers as the float conversions do: saturating, NaN to 0 (a half
-// converts to float exactly).
-#define CUSIM_HALF_TO_INTEGERS_(suffix)                                                                    \
-  inline int __half2int_##suffix(__half a) { return __float2int_##suffix(float(a)); }                     \
-  inline unsigned int __half2uint_##suffix(__half a) { return __float2uint_##suffix(float(a)); }          \
-  inline long long __half2ll_##suffix(__half a) { return __float2ll_##suffix(float(a)); }                 \
-  inline unsigned long long __half2ull_##suffix(__half a) { return __float2ull_##suffix(float(a)); }      \
-  inline short __half2short_##suffix(__half a) {                                                          \
-    return cusim::detail::saturating_cast<short>(static_cast<double>(__float2int_##suffix(float(a))));    \
-  }                                                                                                        \
-  inline unsigned short __half2ushort_##suffix(__half a) {                                                \
-    return cusim::detail::saturating_cast<unsigned short>(static_cast<double>(__float2uint_##suffix(float(a)))); \
-  }
-CUSIM_HALF_TO_INTEGERS_(rn)
-CUSIM_HALF_TO_INTEGERS_(rz)
-CUSIM_HALF_TO_INTEGERS_(rd)
-CUSIM_HALF_TO_INTEGERS_(ru)
-#undef CUSIM_HALF_TO_INTEGERS_
 constexpr unsigned short __half_as_ushort(__half a) { return a.bits_; }
 constexpr short __half_as_short(__half a) { return static_cast<short>(a.bits_); }
 constexpr __half __ushort_as_half(unsigned short a) { return __half_raw{a}; }
@@ -118,12 +95,17 @@ constexpr __half2 __low2half2(__half2 a) { return {a.x, a.x}; }
 constexpr __half2 __high2half2(__half2 a) { return {a.y, a.y}; }
 constexpr __half2 __lowhigh2highlow(__half2 a) { return {a.y, a.x}; }
 
-// Arithmetic, comparisons, math, pairs, operators, atomics and shuffles:
+// Conversions from and to integers, arithmetic, comparisons, math, pairs,
+// operators, atomics and shuffles:
 // the API cuda_bf16.h shares.
 #define CUSIM_RF_T __half
 #define CUSIM_RF_T2 __half2
 #define CUSIM_RF_RAW(bits) __half(__half_raw{bits})
 #define CUSIM_RF_INFINITY 0x7c00u
+#define CUSIM_RF_FROM_FLOAT(f, mode) \
+  __half(__half_raw{cusim::detail::float_to_half_bits(f, cusim::detail::half_rounding::mode)})
+#define CUSIM_RF_TO_INTEGER(name, mode) __half2##name##_##mode
+#define CUSIM_RF_FROM_INTEGER(name, mode) __##name##2half_##mode
 #ifdef __CUDA_NO_HALF_OPERATORS__
 #define CUSIM_RF_NO_OPERATORS
 #endif
@@ -132,6 +114,9 @@ constexpr __half2 __lowhigh2highlow(__half2 a) { return {a.y, a.x}; }
 #undef CUSIM_RF_T2
 #undef CUSIM_RF_RAW
 #undef CUSIM_RF_INFINITY
+#undef CUSIM_RF_FROM_FLOAT
+#undef CUSIM_RF_TO_INTEGER
+#undef CUSIM_RF_FROM_INTEGER
 #undef CUSIM_RF_NO_OPERATORS
 
 #define CUDART_INF_FP16 __ushort_as_half((unsigned short)0x7c00U)

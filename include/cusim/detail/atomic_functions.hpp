@@ -10,6 +10,8 @@
 // block reading what the others wrote) as synchronised, not as races. Code
 // that needs a fence it lacks is not caught this way (docs/design.md).
 #pragma once
+#include <type_traits>
+
 #include <cusim/detail/atomic_cell.hpp>
 #include <cusim/detail/progress.hpp>
 
@@ -124,3 +126,105 @@ CUSIM_SCOPED_ATOMICS_(atomicCAS)
 CUSIM_SCOPED_ATOMICS_(atomicInc)
 CUSIM_SCOPED_ATOMICS_(atomicDec)
 #undef CUSIM_SCOPED_ATOMICS_
+
+// CUDA 12.8's atomic built-ins (__nv_atomic_load_n, __nv_atomic_fetch_add,
+// ...), as templates on the pointer's type. Their orders are C++'s, with
+// the compiler's numbers; each is strengthened to at least cusim's order
+// (acquire for a load, release for a store, both for the rest), for the
+// reason at the top of this file. Every scope is the whole machine.
+enum {
+  __NV_ATOMIC_RELAXED = __ATOMIC_RELAXED,
+  __NV_ATOMIC_CONSUME = __ATOMIC_CONSUME,
+  __NV_ATOMIC_ACQUIRE = __ATOMIC_ACQUIRE,
+  __NV_ATOMIC_RELEASE = __ATOMIC_RELEASE,
+  __NV_ATOMIC_ACQ_REL = __ATOMIC_ACQ_REL,
+  __NV_ATOMIC_SEQ_CST = __ATOMIC_SEQ_CST
+};
+enum {
+  __NV_THREAD_SCOPE_THREAD,
+  __NV_THREAD_SCOPE_BLOCK,
+  __NV_THREAD_SCOPE_CLUSTER,
+  __NV_THREAD_SCOPE_DEVICE,
+  __NV_THREAD_SCOPE_SYSTEM
+};
+
+namespace cusim::detail {
+// A value parameter that takes the pointer's type (C++20's type_identity_t;
+// these headers also compile as C++17 host code).
+template <class T>
+using non_deduced = typename std::enable_if<true, T>::type;
+constexpr int load_order(int order) { return order == __ATOMIC_SEQ_CST ? order : __ATOMIC_ACQUIRE; }
+constexpr int store_order(int order) { return order == __ATOMIC_SEQ_CST ? order : __ATOMIC_RELEASE; }
+constexpr int update_order(int order) { return order == __ATOMIC_SEQ_CST ? order : __ATOMIC_ACQ_REL; }
+// The value a progress point follows.
+template <class T>
+T after_progress_point(T value) {
+  note_progress_point();
+  return value;
+}
+}  // namespace cusim::detail
+
+template <class T>
+std::remove_const_t<T> __nv_atomic_load_n(T* address, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
+  return cusim::detail::after_progress_point(__atomic_load_n(address, cusim::detail::load_order(order)));
+}
+template <class T>
+void __nv_atomic_load(T* address, std::remove_const_t<T>* result, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
+  __atomic_load(address, result, cusim::detail::load_order(order));
+  cusim::detail::note_progress_point();
+}
+template <class T>
+void __nv_atomic_store_n(T* address, cusim::detail::non_deduced<T> value, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
+  __atomic_store_n(address, value, cusim::detail::store_order(order));
+  cusim::detail::note_progress_point();
+}
+template <class T>
+void __nv_atomic_store(T* address, T* value, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
+  __atomic_store(address, value, cusim::detail::store_order(order));
+  cusim::detail::note_progress_point();
+}
+template <class T>
+T __nv_atomic_exchange_n(T* address, cusim::detail::non_deduced<T> value, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
+  return cusim::detail::after_progress_point(__atomic_exchange_n(address, value, cusim::detail::update_order(order)));
+}
+template <class T>
+void __nv_atomic_exchange(T* address, T* value, T* old, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
+  __atomic_exchange(address, value, old, cusim::detail::update_order(order));
+  cusim::detail::note_progress_point();
+}
+// On failure *expected becomes the value found; a failed swap is a spin point, as atomicCAS's.
+template <class T>
+bool __nv_atomic_compare_exchange(T* address, T* expected, T* desired, bool weak, int success, int failure,
+                                  int = __NV_THREAD_SCOPE_SYSTEM) {
+  const bool swapped = __atomic_compare_exchange(address, expected, desired, weak, cusim::detail::update_order(success),
+                                                 cusim::detail::load_order(failure));
+  cusim::detail::note_progress_point(swapped ? cusim::detail::progress_kind::atomic
+                                             : cusim::detail::progress_kind::failed_swap);
+  return swapped;
+}
+template <class T>
+bool __nv_atomic_compare_exchange_n(T* address, T* expected, cusim::detail::non_deduced<T> desired, bool weak, int success,
+                                    int failure, int scope = __NV_THREAD_SCOPE_SYSTEM) {
+  return __nv_atomic_compare_exchange(address, expected, &desired, weak, success, failure, scope);
+}
+// __nv_atomic_fetch_add and the rest: `operation` on `ref` (the atomic_cell)
+// and `value` in the order `order`; each returns the old value.
+#define CUSIM_NV_ATOMIC_FETCH_(name, ...)                                                                       \
+  template <class T>                                                                                            \
+  T name(T* address, cusim::detail::non_deduced<T> value, int order, int = __NV_THREAD_SCOPE_SYSTEM) {                \
+    order = cusim::detail::update_order(order);                                                                 \
+    return cusim::detail::atomic_apply(address, [value, order](cusim::detail::atomic_cell<T> ref) { return __VA_ARGS__; }); \
+  }
+CUSIM_NV_ATOMIC_FETCH_(__nv_atomic_fetch_add, ref.fetch_add(value, order))
+CUSIM_NV_ATOMIC_FETCH_(__nv_atomic_fetch_sub, ref.update([value](T old) { return static_cast<T>(old - value); }, order))
+CUSIM_NV_ATOMIC_FETCH_(__nv_atomic_fetch_and, ref.fetch_and(value, order))
+CUSIM_NV_ATOMIC_FETCH_(__nv_atomic_fetch_or, ref.fetch_or(value, order))
+CUSIM_NV_ATOMIC_FETCH_(__nv_atomic_fetch_xor, ref.fetch_xor(value, order))
+CUSIM_NV_ATOMIC_FETCH_(__nv_atomic_fetch_min, ref.update([value](T old) { return value < old ? value : old; }, order))
+CUSIM_NV_ATOMIC_FETCH_(__nv_atomic_fetch_max, ref.update([value](T old) { return old < value ? value : old; }, order))
+#undef CUSIM_NV_ATOMIC_FETCH_
+// A fence is a full fence and a progress point, as __threadfence is.
+inline void __nv_atomic_thread_fence(int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  cusim::detail::note_progress_point(cusim::detail::progress_kind::fence);
+}

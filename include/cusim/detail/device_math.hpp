@@ -7,16 +7,24 @@
 
 #include <cusim/detail/device_intrinsics.hpp>
 
-inline int min(int a, int b) { return a < b ? a : b; }
-inline unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
-inline long long min(long long a, long long b) { return a < b ? a : b; }
-inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+// min and max for the types CUDA's math API overloads them on; a pair of
+// integers of one width but mixed signedness gives the unsigned type, as
+// the usual arithmetic conversions do.
+#define CUSIM_MIN_MAX_(R, A, B)                                                                  \
+  inline R min(A a, B b) { return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b); } \
+  inline R max(A a, B b) { return static_cast<R>(a) > static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b); }
+#define CUSIM_MIN_MAX_INTEGERS_(S, U) \
+  CUSIM_MIN_MAX_(S, S, S)             \
+  CUSIM_MIN_MAX_(U, U, U)             \
+  CUSIM_MIN_MAX_(U, S, U)             \
+  CUSIM_MIN_MAX_(U, U, S)
+CUSIM_MIN_MAX_INTEGERS_(int, unsigned int)
+CUSIM_MIN_MAX_INTEGERS_(long, unsigned long)
+CUSIM_MIN_MAX_INTEGERS_(long long, unsigned long long)
+#undef CUSIM_MIN_MAX_INTEGERS_
+#undef CUSIM_MIN_MAX_
 inline float min(float a, float b) { return std::fmin(a, b); }
 inline double min(double a, double b) { return std::fmin(a, b); }
-inline int max(int a, int b) { return a > b ? a : b; }
-inline unsigned int max(unsigned int a, unsigned int b) { return a > b ? a : b; }
-inline long long max(long long a, long long b) { return a > b ? a : b; }
-inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 inline float max(float a, float b) { return std::fmax(a, b); }
 inline double max(double a, double b) { return std::fmax(a, b); }
 
@@ -39,16 +47,7 @@ inline void __sincosf(float x, float* s, float* c) {
   *c = std::cos(x);
 }
 
-// Mixed-type min and max, as CUDA's math API declares them: the usual
-// arithmetic conversions pick the result type.
-inline unsigned int min(int a, unsigned int b) { return min(static_cast<unsigned int>(a), b); }
-inline unsigned int min(unsigned int a, int b) { return min(a, static_cast<unsigned int>(b)); }
-inline unsigned int max(int a, unsigned int b) { return max(static_cast<unsigned int>(a), b); }
-inline unsigned int max(unsigned int a, int b) { return max(a, static_cast<unsigned int>(b)); }
-inline unsigned long long min(long long a, unsigned long long b) { return min(static_cast<unsigned long long>(a), b); }
-inline unsigned long long min(unsigned long long a, long long b) { return min(a, static_cast<unsigned long long>(b)); }
-inline unsigned long long max(long long a, unsigned long long b) { return max(static_cast<unsigned long long>(a), b); }
-inline unsigned long long max(unsigned long long a, long long b) { return max(a, static_cast<unsigned long long>(b)); }
+// Mixed float and double: in double.
 inline double min(float a, double b) { return std::fmin(double(a), b); }
 inline double min(double a, float b) { return std::fmin(a, double(b)); }
 inline double max(float a, double b) { return std::fmax(double(a), b); }

@@ -68,6 +68,24 @@ constexpr float float_rounded_to_odd(double value) {
   return cut;
 }
 
+// The mask of a pair comparison: 0xffff in each 16-bit half whose lane holds.
+constexpr unsigned lane_masks(bool low, bool high) { return (low ? 0xffffu : 0u) | (high ? 0xffff0000u : 0u); }
+
+// An integer as a float rounded to odd: exact up to 2^24, beyond that its
+// top 24 bits with the last set when anything below was cut, which is
+// enough to round it once to half or bfloat16 afterwards.
+template <class I>
+constexpr float integer_rounded_to_odd(I value) {
+  bool negative = false;
+  if constexpr (static_cast<I>(-1) < 0) negative = value < 0;
+  const auto magnitude = negative ? 0ull - static_cast<unsigned long long>(value) : static_cast<unsigned long long>(value);
+  int cut = 0;
+  while ((magnitude >> cut) >= (1ull << 24)) ++cut;
+  const unsigned long long kept = (magnitude >> cut) | ((magnitude & ((1ull << cut) - 1u)) != 0 ? 1u : 0u);
+  const float rounded = static_cast<float>(kept) * static_cast<float>(1ull << cut);
+  return negative ? -rounded : rounded;
+}
+
 // double -> half, rounded once: the double is first cut to a float with
 // round-to-odd (truncated, its last bit set when anything was cut), which
 // keeps enough to round correctly to half's 11 bits afterwards.
@@ -121,6 +139,63 @@ constexpr std::uint16_t double_to_bfloat16_bits(double value, half_rounding mode
 // bfloat16 -> float: exact (its bits are the float's top half).
 constexpr float bfloat16_bits_to_float(std::uint16_t bits) {
   return __builtin_bit_cast(float, static_cast<std::uint32_t>(bits) << 16);
+}
+
+// fp8 (cuda_fp8.h): e4m3 (bias 7, no infinity, NaN 0x7f, largest 448) and
+// e5m2 (bias 15, half's top byte: infinity 0x7c, largest 57344).
+struct fp8_format {
+  int mantissa_bits, bias;
+  bool has_infinity;
+  std::uint8_t largest;  // the bits of the largest finite value
+};
+inline constexpr fp8_format fp8_e4m3{3, 7, false, 0x7e};
+inline constexpr fp8_format fp8_e5m2{2, 15, true, 0x7b};
+
+// fp8 -> double: exact.
+constexpr double fp8_bits_to_double(std::uint8_t bits, fp8_format f) {
+  const int exponent = (bits & 0x7f) >> f.mantissa_bits, mantissa = bits & ((1 << f.mantissa_bits) - 1);
+  const int top = 0x7f >> f.mantissa_bits;
+  double magnitude = 0;
+  if (f.has_infinity && exponent == top) magnitude = mantissa == 0 ? HUGE_VAL : NAN;
+  else if (!f.has_infinity && (bits & 0x7f) == 0x7f) magnitude = NAN;
+  else {
+    // (1.m or 0.m) * 2^(e - bias), the significand an integer of mantissa_bits + 1 bits.
+    const int significand = exponent == 0 ? mantissa : mantissa | (1 << f.mantissa_bits);
+    const int scale = (exponent == 0 ? 1 : exponent) - f.bias - f.mantissa_bits;
+    magnitude = significand;
+    for (int i = 0; i < (scale < 0 ? -scale : scale); ++i) magnitude = scale < 0 ? magnitude / 2 : magnitude * 2;
+  }
+  return (bits & 0x80) != 0 ? -magnitude : magnitude;
+}
+
+// double -> fp8, rounded to nearest even (the only rounding CUDA has for
+// it). Beyond the largest finite value, `saturate` (__NV_SATFINITE) gives
+// it, else e4m3 gives NaN and e5m2 infinity; a NaN gives 0x7f.
+constexpr std::uint8_t double_to_fp8_bits(double value, fp8_format f, bool saturate) {
+  if (value != value) return 0x7f;
+  const std::uint8_t sign = value < 0 || (value == 0 && __builtin_signbit(value)) ? 0x80 : 0;
+  const double magnitude = value < 0 ? -value : value;
+  const auto overflow = [&] { return static_cast<std::uint8_t>(sign | (saturate ? f.largest : f.has_infinity ? 0x7c : 0x7f)); };
+  if (magnitude > fp8_bits_to_double(f.largest, f) * 2) return overflow();  // infinity included
+  // The unit in the last place at the value's exponent (the smallest
+  // normal's for subnormals), and the value in units, rounded.
+  const int lowest = 1 - f.bias;
+  int exponent = lowest;
+  double top = 2;  // 2^(exponent + 1)
+  for (int i = lowest; i < 0; ++i) top /= 2;
+  while (magnitude >= top) {
+    ++exponent;
+    top *= 2;
+  }
+  const double unit = top / 2 / (1 << f.mantissa_bits);
+  const double units = magnitude / unit;
+  double rounded = static_cast<double>(static_cast<long long>(units));
+  const double rest = units - rounded;
+  if (rest > 0.5 || (rest == 0.5 && static_cast<long long>(rounded) % 2 != 0)) ++rounded;
+  // Units of the exponent's unit: a carry into the next binade still encodes right.
+  long long code = static_cast<long long>(rounded) + (static_cast<long long>(exponent - lowest) << f.mantissa_bits);
+  if (code > f.largest) return overflow();
+  return static_cast<std::uint8_t>(sign | code);
 }
 
 }  // namespace cusim::detail

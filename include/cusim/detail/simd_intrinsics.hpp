@@ -4,6 +4,8 @@
 // each does is in the CUDA Math API's "SIMD Intrinsics" and "Integer
 // Intrinsics"; diff.intrinsics.edge_values_simd compares them with an H100.
 #pragma once
+#include <cstdint>
+
 #include "vector_types.h"
 
 namespace cusim::detail::simd {
@@ -156,3 +158,95 @@ inline unsigned int __dp4a(uchar4 a, uchar4 b, unsigned int c) {
 CUSIM_DP2A_(lo, 0)
 CUSIM_DP2A_(hi, 2)
 #undef CUSIM_DP2A_
+
+// The DPX intrinsics of CUDA 12 (hardware on sm_90, emulated before):
+// three-way minimum and maximum, an add followed by one, and a maximum or
+// minimum that also says which input it took; on one 32-bit lane (_s32,
+// _u32) or two 16-bit ones (_s16x2, _u16x2). Sums wrap in the lane; _relu
+// clamps the result at 0.
+namespace cusim::detail::dpx {
+
+// The word whose lanes of type L are f(lanes of a, b and c).
+template <class L, class F>
+constexpr unsigned lanewise(unsigned a, unsigned b, unsigned c, F f) {
+  constexpr int bits = 8 * sizeof(L);
+  constexpr unsigned mask = bits == 32 ? ~0u : (1u << bits) - 1u;
+  unsigned r = 0;
+  for (int i = 0; i < 32 / bits; ++i) {
+    const auto at = [i](unsigned w) { return static_cast<L>(w >> (i * bits)); };
+    r |= (static_cast<unsigned>(static_cast<L>(f(at(a), at(b), at(c)))) & mask) << (i * bits);
+  }
+  return r;
+}
+// The same for words of type T (int or unsigned int).
+template <class L, class T, class F>
+constexpr T apply(T a, T b, T c, F f) {
+  return static_cast<T>(lanewise<L>(static_cast<unsigned>(a), static_cast<unsigned>(b), static_cast<unsigned>(c), f));
+}
+template <class L>
+constexpr L larger(L x, L y) { return x > y ? x : y; }
+template <class L>
+constexpr L smaller(L x, L y) { return x < y ? x : y; }
+template <class L>
+constexpr L relu(L x) { return x > 0 ? x : L(0); }
+template <class L>
+constexpr L sum(L x, L y) { return static_cast<L>(static_cast<unsigned>(x) + static_cast<unsigned>(y)); }
+
+}  // namespace cusim::detail::dpx
+
+// name(a, b, c), or name(a, b) with c = 0, whose lanes of type L are `expression` in x, y and z.
+#define CUSIM_DPX_LANES_(L, expression) \
+  [](L x, L y, [[maybe_unused]] L z) { using namespace cusim::detail::dpx; return expression; }
+#define CUSIM_DPX_(name, T, L, expression) \
+  inline T name(T a, T b, T c) { return cusim::detail::dpx::apply<L>(a, b, c, CUSIM_DPX_LANES_(L, expression)); }
+#define CUSIM_DPX_TWO_(name, T, L, expression) \
+  inline T name(T a, T b) { return cusim::detail::dpx::apply<L>(a, b, static_cast<T>(0), CUSIM_DPX_LANES_(L, expression)); }
+// __vibmax/__vibmin: the larger (smaller) lane, and a flag: a >= b (a <= b)
+// for a 32-bit lane; for each half of a 16x2, b >= a (b <= a), as an H200
+// with CUDA 13 sets them (the Math API's documentation gives a >= b for
+// both: for a = 0x00050005, b = 0x00050004, __vibmax_s16x2 sets pred_hi
+// and clears pred_lo).
+#define CUSIM_DPX_PICK_32_(name, T, holds) \
+  inline T name(T a, T b, bool* pred) {    \
+    *pred = a holds b;                     \
+    return *pred ? a : b;                  \
+  }
+#define CUSIM_DPX_PICK_16X2_(name, L, holds)                                                                  \
+  inline unsigned name(unsigned a, unsigned b, bool* pred_hi, bool* pred_lo) {                                \
+    *pred_lo = static_cast<L>(b) holds static_cast<L>(a);                                                     \
+    *pred_hi = static_cast<L>(b >> 16) holds static_cast<L>(a >> 16);                                         \
+    return cusim::detail::dpx::lanewise<L>(a, b, 0u, [](L x, L y, L) { return x holds y ? x : y; });         \
+  }
+#define CUSIM_DPX_KIND_(T, L, kind)                                         \
+  CUSIM_DPX_(__vimax3_##kind, T, L, larger(larger(x, y), z))                \
+  CUSIM_DPX_(__vimin3_##kind, T, L, smaller(smaller(x, y), z))              \
+  CUSIM_DPX_(__viaddmax_##kind, T, L, larger(sum(x, y), z))                 \
+  CUSIM_DPX_(__viaddmin_##kind, T, L, smaller(sum(x, y), z))
+// Signed lanes have the _relu forms too.
+#define CUSIM_DPX_SIGNED_KIND_(T, L, kind)                                      \
+  CUSIM_DPX_KIND_(T, L, kind)                                                   \
+  CUSIM_DPX_(__vimax3_##kind##_relu, T, L, relu(larger(larger(x, y), z)))       \
+  CUSIM_DPX_(__vimin3_##kind##_relu, T, L, relu(smaller(smaller(x, y), z)))     \
+  CUSIM_DPX_(__viaddmax_##kind##_relu, T, L, relu(larger(sum(x, y), z)))        \
+  CUSIM_DPX_(__viaddmin_##kind##_relu, T, L, relu(smaller(sum(x, y), z)))       \
+  CUSIM_DPX_TWO_(__vimax_##kind##_relu, T, L, relu(larger(x, y)))              \
+  CUSIM_DPX_TWO_(__vimin_##kind##_relu, T, L, relu(smaller(x, y)))
+CUSIM_DPX_SIGNED_KIND_(int, std::int32_t, s32)
+CUSIM_DPX_KIND_(unsigned int, std::uint32_t, u32)
+CUSIM_DPX_SIGNED_KIND_(unsigned int, std::int16_t, s16x2)
+CUSIM_DPX_KIND_(unsigned int, std::uint16_t, u16x2)
+CUSIM_DPX_PICK_32_(__vibmax_s32, int, >=)
+CUSIM_DPX_PICK_32_(__vibmin_s32, int, <=)
+CUSIM_DPX_PICK_32_(__vibmax_u32, unsigned int, >=)
+CUSIM_DPX_PICK_32_(__vibmin_u32, unsigned int, <=)
+CUSIM_DPX_PICK_16X2_(__vibmax_s16x2, std::int16_t, >=)
+CUSIM_DPX_PICK_16X2_(__vibmin_s16x2, std::int16_t, <=)
+CUSIM_DPX_PICK_16X2_(__vibmax_u16x2, std::uint16_t, >=)
+CUSIM_DPX_PICK_16X2_(__vibmin_u16x2, std::uint16_t, <=)
+#undef CUSIM_DPX_SIGNED_KIND_
+#undef CUSIM_DPX_KIND_
+#undef CUSIM_DPX_PICK_16X2_
+#undef CUSIM_DPX_PICK_32_
+#undef CUSIM_DPX_TWO_
+#undef CUSIM_DPX_
+#undef CUSIM_DPX_LANES_
