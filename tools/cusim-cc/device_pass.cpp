@@ -23,9 +23,14 @@ constexpr std::size_t max_differing_lines = 4000;
 struct insertion {
   std::size_t device_first, device_end;
 };
+// A function body taken from the device pass, from its '{' in each pass;
+// or, for a __device__ function whose head differs too (parameters named
+// otherwise under #if __CUDA_ARCH__), the whole definition, from the first
+// token of its head (host_first, device_first).
 struct body_choice {
-  std::size_t device_open;
+  std::size_t host_open, device_open;
   body_pass pass;
+  std::size_t host_first, device_first;
 };
 
 class merger {
@@ -51,9 +56,16 @@ class merger {
   void place(const token_hunk& t) {
     const diff_hunk& h = t.tokens;
     const std::size_t first = h.a_begin, last = h.a_end > h.a_begin ? h.a_end - 1 : h.a_begin;
-    const auto [body, pass] = enclosing_function_body(host_, first, last);
+    auto [body, pass] = enclosing_function_body(host_, first, last);
+    if (body == npos && h.a_end > h.a_begin) {
+      // Host tokens that differ in a function's head: the function's, with
+      // its body. (Tokens only the device pass has go in before the host
+      // token at `first`, below.)
+      body = body_after_head(last);
+      if (body != npos) pass = enclosing_function_body(host_, body + 1, body + 1).second;
+    }
     if (body != npos) {
-      if (pass != body_pass::host && !bodies_.count(body)) choose_body(t, body, pass);
+      if (pass != body_pass::host && !chosen_.count(body)) choose_body(t, body, pass);
       return;
     }
     // Outside function bodies only whole lines the device pass adds are
@@ -70,13 +82,60 @@ class merger {
     }
   }
 
+  // The '{' of the function body whose head holds host token `last` (the
+  // next '{', ';' or '}' after it is that '{', and opens a function body);
+  // npos where there is none.
+  std::size_t body_after_head(std::size_t last) const {
+    for (std::size_t i = last; i < host_.tokens().size(); ++i) {
+      if (host_.is(i, ";") || host_.is(i, "}")) return npos;
+      if (!host_.is(i, "{")) continue;
+      return enclosing_function_body(host_, i + 1, i + 1).first == i ? i : npos;
+    }
+    return npos;
+  }
+  // The first token of the head before the '{' at `open` (after the ';',
+  // '{' or '}' that ends what comes before it).
+  static std::size_t head_start(const preprocessed& p, std::size_t open) {
+    std::size_t first = open;
+    while (first > 0 && !p.is(first - 1, ";") && !p.is(first - 1, "{") && !p.is(first - 1, "}")) --first;
+    return first;
+  }
+  // Whether the head before the host's '{' at `body` is the same tokens as
+  // the head before the device's `device_open`.
+  bool same_head(std::size_t body, std::size_t device_open) const {
+    const std::size_t first = head_start(host_, body);
+    if (head_start(device_, device_open) + (body - first) != device_open) return false;
+    for (std::size_t i = first; i < body; ++i) {
+      if (device_token_[i] != device_open - (body - i)) return false;
+    }
+    return true;
+  }
+
   void choose_body(const token_hunk& t, std::size_t body, body_pass pass) {
+    chosen_.insert(body);
     const std::size_t close = host_.match(body);
     const std::size_t device_open = device_token_[body], device_close = device_token_[close];
     if (device_open == npos || device_close == npos || device_.match(device_open) != device_close) {
       warn_once(t, "this function's body differs between the host and device passes (__CUDA_ARCH__) in a way "
                    "cusim-cc cannot follow (its braces differ); the host pass's body is compiled");
       return;
+    }
+    body_choice choice{body, device_open, pass, body, device_open};
+    if (!same_head(body, device_open)) {
+      // A device function declared otherwise in each pass (its parameters
+      // named otherwise under #if __CUDA_ARCH__): the device pass's whole
+      // definition, where the two begin at the same place. Elsewhere, or
+      // for a __host__ __device__ function, whose host pass needs its own
+      // head, the host pass's.
+      const std::size_t host_first = head_start(host_, body);
+      const std::size_t device_first = device_token_[host_first];
+      if (pass != body_pass::device || device_first == npos || head_start(device_, device_open) != device_first) {
+        warn_once(t, "this function is declared differently in the host and device passes (__CUDA_ARCH__); the "
+                     "host pass's definition is compiled");
+        return;
+      }
+      choice.host_first = host_first;
+      choice.device_first = device_first;
     }
     // A library's body whose device version is inline PTX and whose host
     // version is not keeps the host's, its portable fallback: the PTX may
@@ -86,7 +145,7 @@ class merger {
         !holds_asm(host_, body, close)) {
       return;
     }
-    bodies_[body] = {device_open, pass};
+    bodies_[choice.host_first] = choice;
   }
   static bool holds_asm(const preprocessed& p, std::size_t first, std::size_t last) {
     for (std::size_t i = first; i <= last; ++i) {
@@ -150,9 +209,10 @@ class merger {
         cursor_token_ = next + 1;  // the body that may open there comes next
         if (body == bodies_.end() || body->first != next) continue;
       }
-      const std::size_t close = host_.match(next);
-      const std::size_t device_open = body->second.device_open;
-      if (body->second.pass == body_pass::both) {
+      const body_choice& choice = body->second;
+      const std::size_t device_open = choice.device_open;
+      const std::size_t close = host_.match(choice.host_open);
+      if (choice.pass == body_pass::both) {
         out_ += "{ if (::cusim::detail::in_device_code())";
         append_device(device_open, device_.match(device_open) + 1);
         out_ += " else" + host_.marker_for(next);
@@ -161,7 +221,7 @@ class merger {
         copy_host_to(host_.tokens()[close].end);
         out_ += " }";
       } else {
-        append_device(device_open, device_.match(device_open) + 1);
+        append_device(choice.device_first, device_.match(device_open) + 1);
         out_ += host_.marker_for(close);
         cursor_ = host_.tokens()[close].end;
       }
@@ -177,7 +237,8 @@ class merger {
   preprocessed host_, device_;
   std::set<std::size_t> warned_line_hunks_;  // one warning per difference in lines
   std::vector<std::size_t> device_token_;  // host token -> the same device token, or npos
-  std::map<std::size_t, body_choice> bodies_;                 // by the host body's '{'
+  std::set<std::size_t> chosen_;                              // host bodies' '{' already looked at
+  std::map<std::size_t, body_choice> bodies_;                 // by the host's first token replaced
   std::map<std::size_t, std::vector<insertion>> insertions_;  // before this host token
   std::vector<std::string> warnings_;
   std::string out_;

@@ -161,3 +161,27 @@ TEST_CASE("cusim-cc device pass: constructors, operators and inline PTX", "[tool
   CHECK_FALSE(holds(library.text, "membar.gl"));
   CHECK(library.warnings.empty());
 }
+
+TEST_CASE("cusim-cc device pass: a device function declared otherwise in each pass is the device pass's, whole",
+          "[tools][device_pass][quick]") {
+  // HeCBench bitcracker: the same function under #if __CUDA_ARCH__ >= 500
+  // and #else, with its parameters named otherwise. Mixing the host pass's
+  // head with the device pass's body named parameters that do not exist.
+  const std::string host =
+      "static __cusim_device__ unsigned f(unsigned g, unsigned e) {\n  return g ^ e;\n}\nint after;\n";
+  const std::string device =
+      "static __cusim_device__ unsigned f(unsigned a, unsigned b) {\n  return a & b;\n}\nint after;\n";
+  const auto merged = merge_device_pass(host, device);
+  CHECK(merged.warnings.empty());
+  CHECK(holds(merged.text, "f(unsigned a, unsigned b) {\n  return a & b;\n}"));
+  CHECK_FALSE(holds(merged.text, "unsigned g"));
+  CHECK(occurrences(merged.text, "int after;") == 1);
+
+  // A __host__ __device__ one needs the host pass's head for its host body:
+  // the host pass's definition, with a warning.
+  const auto both = merge_device_pass("__cusim_host__ __cusim_device__ int h(int g) { return g; }\n",
+                                      "__cusim_host__ __cusim_device__ int h(int a) { return -a; }\n");
+  CHECK(both.warnings.size() == 1);
+  CHECK(holds(both.text, "int h(int g) { return g; }"));
+  CHECK_FALSE(holds(both.text, "return -a;"));
+}
