@@ -101,8 +101,9 @@ struct lane_state {
   }
   // A move in the current function. A lower place is a jump back (unoptimised
   // code keeps the source's layout): a loop's next lap. A place outside a
-  // loop has left it; coming back in starts again from no laps.
-  void move_to(std::uintptr_t next) {
+  // loop has left it; coming back in starts again from no laps. Returns
+  // whether it jumped back.
+  bool move_to(std::uintptr_t next) {
     std::vector<loop_laps>& here = loops.back();
     const bool jumps_back = next < pc;
     if (jumps_back) {
@@ -117,6 +118,7 @@ struct lane_state {
       here.erase(left, here.end());
       count_laps();
     }
+    return jumps_back;
   }
 };
 
@@ -373,9 +375,7 @@ void on_basic_block(void* pc, const void* frame) {
   lane_state* me = running_lane(t);
   if (me == nullptr || frame == me->exited_frame) return;
   me->exited_frame = nullptr;
-  const std::uintptr_t next = reinterpret_cast<std::uintptr_t>(pc);
-  const bool jumps_back = next < me->pc;
-  me->move_to(next);
+  const bool jumps_back = me->move_to(reinterpret_cast<std::uintptr_t>(pc));
   // Lanes just woken from a barrier at a loop's end have not stepped aside
   // yet, so they do not count as behind: let them come up to the loop's
   // end, as an access would, before looking.

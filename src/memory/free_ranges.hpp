@@ -1,6 +1,6 @@
 // The free ranges of one region, by offset: taken first fit and given back
 // merged with their neighbours. The device heap (sched/device_heap.cpp) and
-// the region small device buffers come from (memory/device_memory.cpp)
+// the regions small device buffers come from (memory/small_buffers.cpp)
 // keep their free space in one; the caller holds whatever lock guards it.
 #pragma once
 #include <cstddef>

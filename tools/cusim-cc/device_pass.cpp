@@ -100,13 +100,12 @@ class merger {
     while (first > 0 && !p.is(first - 1, ";") && !p.is(first - 1, "{") && !p.is(first - 1, "}")) --first;
     return first;
   }
-  // Whether the head before the host's '{' at `body` is the same tokens as
-  // the head before the device's `device_open`.
-  bool same_head(std::size_t body, std::size_t device_open) const {
-    const std::size_t first = head_start(host_, body);
-    if (head_start(device_, device_open) + (body - first) != device_open) return false;
-    for (std::size_t i = first; i < body; ++i) {
-      if (device_token_[i] != device_open - (body - i)) return false;
+  // Whether the host's head [host_first, body) is the same tokens as the
+  // device's [device_first, device_open).
+  bool same_head(std::size_t host_first, std::size_t body, std::size_t device_first, std::size_t device_open) const {
+    if (device_open - device_first != body - host_first) return false;
+    for (std::size_t i = host_first; i < body; ++i) {
+      if (device_token_[i] != device_first + (i - host_first)) return false;
     }
     return true;
   }
@@ -121,15 +120,15 @@ class merger {
       return;
     }
     body_choice choice{body, device_open, pass, body, device_open};
-    if (!same_head(body, device_open)) {
+    const std::size_t host_first = head_start(host_, body);
+    const std::size_t device_first = head_start(device_, device_open);
+    if (!same_head(host_first, body, device_first, device_open)) {
       // A device function declared otherwise in each pass (its parameters
       // named otherwise under #if __CUDA_ARCH__): the device pass's whole
       // definition, where the two begin at the same place. Elsewhere, or
       // for a __host__ __device__ function, whose host pass needs its own
       // head, the host pass's.
-      const std::size_t host_first = head_start(host_, body);
-      const std::size_t device_first = device_token_[host_first];
-      if (pass != body_pass::device || device_first == npos || head_start(device_, device_open) != device_first) {
+      if (pass != body_pass::device || device_token_[host_first] != device_first) {
         warn_once(t, "this function is declared differently in the host and device passes (__CUDA_ARCH__); the "
                      "host pass's definition is compiled");
         return;

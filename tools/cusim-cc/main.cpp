@@ -232,12 +232,12 @@ class driver {
       // once more with the marks, where they change the text.
       std::optional<std::string> again;
       try {
-        again = rewrite_with_clang_marks(source, facts,
-                                         "the host compiler refused the rewrite; rewriting again with clang's marks");
+        again = rewrite_with_clang_marks(source, facts, nullptr);
       } catch (const rewrite_error&) {
         // the first rewrite's messages stand
       }
       if (again && (again = with_program_profile(std::move(*again))) != output) {
+        notice(o_, "the host compiler refused the rewrite; rewriting again with clang's marks");
         host_messages.clear();
         rc = compile_rewritten(*again, rewritten, object, host_messages);
       }
@@ -353,14 +353,15 @@ class driver {
     return std::move(*marked);
   }
 
-  // The rewrite with clang's marks, saying `why` under -v; none where clang
-  // has no marks (it could not parse the file). A rewrite_error propagates.
+  // The rewrite with clang's marks, saying `why` under -v (where given);
+  // none where clang has no marks (it could not parse the file). A
+  // rewrite_error propagates.
   std::optional<std::string> rewrite_with_clang_marks(const std::string& source,
                                                       const std::shared_future<kernel_facts>& facts,
                                                       const char* why) const {
     const kernel_facts* parsed = facts_if_parsed(facts);
     if (parsed == nullptr || parsed->marks.empty()) return std::nullopt;
-    notice(o_, why);
+    if (why != nullptr) notice(o_, why);
     front_end_lookup marks(parsed->marks);
     return rewrite_translation_unit(source, &marks);
   }
