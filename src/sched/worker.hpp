@@ -31,6 +31,16 @@
 
 namespace cusim::detail {
 
+// Makes the built-in variables (include/cusim/detail/builtins.hpp) the
+// values of the CUDA thread `t`, which is about to run. Here alone, in the
+// runtime's sources: the program's see blockIdx, blockDim and gridDim const.
+inline void publish_builtins(const thread_context& t) {
+  threadIdx = t.thread_idx;
+  blockIdx = t.block_idx;
+  blockDim = t.block_dim;
+  gridDim = t.grid_dim;
+}
+
 // What a worker is doing, for the watchdog on another OS thread: counters
 // the worker alone writes (so plain relaxed stores, no atomic read-modify-
 // write), and which CUDA thread it runs.

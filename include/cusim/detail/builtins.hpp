@@ -83,22 +83,39 @@ CUSIM_ALWAYS_INLINE const thread_context& this_thread_context() { return *curren
 // The built-in variables are variables, not macros, so that code may use
 // their names for its own members (cudaLaunchConfig_t::gridDim) and locals.
 // They are per OS thread; the scheduler stores the running CUDA thread's
-// values in them at every switch (publish_builtins).
+// values in them at every switch (publish_builtins, src/sched/worker.hpp).
+//
+// blockIdx, blockDim and gridDim are const to the program, as CUDA declares
+// them (device_launch_parameters.h: `extern const`; device code cannot
+// assign them). The const tells the compiler what is true of a CUDA thread:
+// they never change while it runs (a thread that waits gets its own values
+// back before it resumes), and no code compiled against this header stores
+// them (only the scheduler, in the runtime's sources: a function of the
+// program runs inside one block). So g++ keeps them in registers across the
+// kernel's stores and calls, which it cannot prove of a plain variable
+// (cusim-cc compiles with -fno-strict-aliasing: any store might reach it);
+// in W1 that took a third off the time. The runtime's sources see them
+// without const (CUSIM_BUILDING_RUNTIME), so nothing there is assumed
+// unchanged across a switch. (A variable declared const in some
+// translation units and not in others has the same symbol in both.)
+// threadIdx is not const: the kernel's thread loop (thread_loop.hpp),
+// compiled into the program, stores it between the threads it runs, and
+// g++ takes a const variable's value for unchanged even across such a
+// store.
+#ifdef CUSIM_BUILDING_RUNTIME
+#define CUSIM_BUILTIN_CONST
+#else
+#define CUSIM_BUILTIN_CONST const
+#endif
 extern CUSIM_THREAD_LOCAL uint3 threadIdx;
-extern CUSIM_THREAD_LOCAL uint3 blockIdx;
-extern CUSIM_THREAD_LOCAL dim3 blockDim;
-extern CUSIM_THREAD_LOCAL dim3 gridDim;
+extern CUSIM_BUILTIN_CONST CUSIM_THREAD_LOCAL uint3 blockIdx;
+extern CUSIM_BUILTIN_CONST CUSIM_THREAD_LOCAL dim3 blockDim;
+extern CUSIM_BUILTIN_CONST CUSIM_THREAD_LOCAL dim3 gridDim;
 #ifndef warpSize
 constexpr int warpSize = 32;
 #endif
 
 namespace cusim::detail {
-inline void publish_builtins(const thread_context& t) {
-  threadIdx = t.thread_idx;
-  blockIdx = t.block_idx;
-  blockDim = t.block_dim;
-  gridDim = t.grid_dim;
-}
 // `t`'s thread index, for reports: threadIdx if `t` runs on this OS thread.
 inline uint3 thread_index_of(const thread_context& t) { return &t == current_thread ? threadIdx : t.thread_idx; }
 

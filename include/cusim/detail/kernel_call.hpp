@@ -212,13 +212,24 @@ struct kernel_call : shared_call {
 template <class Direct, class... Params>
 struct direct_kernel_call : kernel_call<Params...> {
   using base = kernel_call<Params...>;
+  using arguments_type = typename base::arguments_type;
+  // Arguments up to this size are copied to the loop's frame first: the
+  // kernel's stores cannot reach a local whose address no one has, so the
+  // compiler keeps them in registers across threads, where from the shared
+  // call it would load them again after each store (W1: 4 loads a thread).
+  static constexpr std::size_t local_arguments_limit = 256;
   static bool run_threads(const void* self, thread_loop& loop) {
-    const base& call = *base::of(self);
-    return loop.run([&] { call_by_name(call, std::index_sequence_for<Params...>{}); });
+    const arguments_type& shared = base::of(self)->arguments;
+    if constexpr (sizeof(arguments_type) <= local_arguments_limit) {
+      const arguments_type local = shared;
+      return loop.run([&] { call_by_name(local, std::index_sequence_for<Params...>{}); });
+    } else {
+      return loop.run([&] { call_by_name(shared, std::index_sequence_for<Params...>{}); });
+    }
   }
   template <std::size_t... I>
-  CUSIM_ALWAYS_INLINE static void call_by_name(const base& call, std::index_sequence<I...>) {
-    Direct{}(thread_argument<Params>(std::get<I>(call.arguments))...);
+  CUSIM_ALWAYS_INLINE static void call_by_name(const arguments_type& arguments, std::index_sequence<I...>) {
+    Direct{}(thread_argument<Params>(std::get<I>(arguments))...);
   }
   static kernel_invocation invocation(call_reference call, const char* name) {
     kernel_invocation invocation = base::invocation(static_cast<call_reference&&>(call), name);

@@ -69,17 +69,23 @@ struct thread_loop {
   // thread's id; at the end of a row, y and z, and the record when due.
   template <class RunKernel>
   CUSIM_ALWAYS_INLINE void run_rows(RunKernel run_kernel) {
-    unsigned int linear = thread->linear_tid;
-    uint3 index = thread->thread_idx;
+    // In locals: the kernel's stores might reach the loop's members.
+    thread_context& running = *thread;
+    const unsigned int row_length = block_dim.x;
+    unsigned int linear = running.linear_tid;
+    uint3 index = running.thread_idx;
     unsigned int unrecorded = 0;
     for (;;) {
       for (;;) {
         run_kernel();
         ++linear;
         ++unrecorded;
-        if (++index.x == block_dim.x) break;
+        if (++index.x == row_length) break;
+        // The id first: the kernel's load of threadIdx.x then follows the
+        // store, and the compiler takes the value from it (an atomic store
+        // in between would make it load it back).
+        set_linear_tid(running, linear);
         threadIdx.x = index.x;
-        set_linear_tid(*thread, linear);
       }
       if (linear >= thread_count) return;
       if (unrecorded >= threads_per_record) {
@@ -88,7 +94,7 @@ struct thread_loop {
       }
       step_to_next_row(index, block_dim);
       threadIdx = index;
-      set_linear_tid(*thread, linear);
+      set_linear_tid(running, linear);
     }
   }
 
