@@ -934,16 +934,7 @@ class rewriter {
     end = closing_brace(end);
     if (end == std::string::npos) return;
     const std::string parameters = parameters_without_defaults(src_.substr(open_paren, close + 1 - open_paren));
-    std::string cluster;
-    if (!pending_cluster_dims_.empty() || !pending_launch_bounds_.empty()) {
-      cluster = ", dim3(" + (pending_cluster_dims_.empty() ? std::string("0, 0, 0") : pending_cluster_dims_) + ")";
-      if (!pending_launch_bounds_.empty()) cluster += ", ::cusim::detail::launch_bounds{" + pending_launch_bounds_ + "}";
-      for (char& c : cluster) {
-        if (c == '\n') c = ' ';
-      }
-      pending_cluster_dims_.clear();
-      pending_launch_bounds_.clear();
-    }
+    const std::string cluster = take_pending_attributes();
     const unsigned long line =
         current_line() + static_cast<unsigned long>(std::count(src_.begin() + static_cast<std::ptrdiff_t>(pos_),
                                                                src_.begin() + static_cast<std::ptrdiff_t>(name_at), '\n'));
@@ -953,6 +944,26 @@ class rewriter {
                       "> cusim_kernel_registration_" + counter + "(" + address + ", \"" + name + "\"" + cluster +
                       "); static const ::cusim::detail::kernel_site<void" + parameters + "> cusim_kernel_site_" +
                       counter + "(" + address + ", " + marker_file_ + " \":" + std::to_string(line) + ":" + name + "\");");
+  }
+  // The kernel's __cluster_dims__ and __launch_bounds__ seen before its name,
+  // as the arguments that follow its name in kernel_registration's
+  // constructor and registered_template_kernel (", dim3(...), launch_bounds{...}"),
+  // or "" for neither. In a template's body the arguments may name its
+  // parameters (`__launch_bounds__(BLOCK)`): each instance gets its own.
+  std::string take_pending_attributes() {
+    std::string attributes;
+    if (!pending_cluster_dims_.empty() || !pending_launch_bounds_.empty()) {
+      attributes = ", dim3(" + (pending_cluster_dims_.empty() ? std::string("0, 0, 0") : pending_cluster_dims_) + ")";
+      if (!pending_launch_bounds_.empty()) {
+        attributes += ", ::cusim::detail::launch_bounds{" + pending_launch_bounds_ + "}";
+      }
+      for (char& c : attributes) {
+        if (c == '\n') c = ' ';
+      }
+      pending_cluster_dims_.clear();
+      pending_launch_bounds_.clear();
+    }
+    return attributes;
   }
   // The '{' of the body of the function whose parameter list opens at
   // `open_paren`; npos where the declaration is not a plain definition.
@@ -996,7 +1007,7 @@ class rewriter {
       if (c == '\n') c = ' ';
     }
     insert_when_reached(open + 1, " (void)::cusim::detail::registered_template_kernel<" + instance + ", \"" + name +
-                                      "\">::registration;");
+                                      "\"" + take_pending_attributes() + ">::registration;");
   }
   // The '}' closing the '{' at `open`, skipping literals; npos if none.
   std::size_t closing_brace(std::size_t open) const { return closing_bracket(src_, open, '{', '}'); }

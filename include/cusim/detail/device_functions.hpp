@@ -35,6 +35,25 @@ inline void __threadfence_block() {
 }
 inline void __threadfence() { __threadfence_block(); }
 inline void __threadfence_system() { __threadfence_block(); }
+inline void __threadfence_cluster() { __threadfence_block(); }
+
+// Address-space conversions. cusim has one flat address space (shared,
+// local and constant memory are host memory), so a state space's address
+// is the generic one (a 64-bit value: code that keeps only 32 bits of a
+// shared address, as `cvta.to.shared.u32` does, loses it). The block's
+// shared memory starts 1 KiB aligned, so the low bits, which swizzled
+// layouts compute with, are its offset there, as on a GPU.
+inline decltype(sizeof(0)) __cvta_generic_to_global(const void* p) { return reinterpret_cast<decltype(sizeof(0))>(p); }
+inline decltype(sizeof(0)) __cvta_generic_to_shared(const void* p) { return __cvta_generic_to_global(p); }
+inline decltype(sizeof(0)) __cvta_generic_to_constant(const void* p) { return __cvta_generic_to_global(p); }
+inline decltype(sizeof(0)) __cvta_generic_to_local(const void* p) { return __cvta_generic_to_global(p); }
+inline void* __cvta_global_to_generic(decltype(sizeof(0)) bits) { return reinterpret_cast<void*>(bits); }
+inline void* __cvta_shared_to_generic(decltype(sizeof(0)) bits) { return __cvta_global_to_generic(bits); }
+inline void* __cvta_constant_to_generic(decltype(sizeof(0)) bits) { return __cvta_global_to_generic(bits); }
+inline void* __cvta_local_to_generic(decltype(sizeof(0)) bits) { return __cvta_global_to_generic(bits); }
+
+// A profiler's trigger: nothing listens here.
+inline void __prof_trigger(int) {}
 
 // A trap ends the kernel: it fails with cudaErrorLaunchFailure, reported
 // with the thread and the line. A breakpoint with no debugger attached (a

@@ -101,6 +101,20 @@ inline unsigned long long __brevll(unsigned long long x) {
   return (static_cast<unsigned long long>(__brev(static_cast<unsigned int>(x))) << 32) |
          __brev(static_cast<unsigned int>(x >> 32));
 }
+// The position of the |offset|-th set bit of `mask` counted from bit `base`
+// (itself included) towards the high bits (offset > 0) or the low bits
+// (offset < 0); for offset 0, `base` if that bit is set. 0xffffffff if
+// there is none (PTX's fns.b32).
+inline unsigned int __fns(unsigned int mask, unsigned int base, int offset) {
+  if (base > 31) return 0xffffffffu;
+  if (offset == 0) return (mask >> base & 1u) != 0 ? base : 0xffffffffu;
+  const int step = offset > 0 ? 1 : -1;
+  long long remaining = offset > 0 ? offset : -static_cast<long long>(offset);
+  for (int bit = static_cast<int>(base); bit >= 0 && bit < 32; bit += step) {
+    if ((mask >> bit & 1u) != 0 && --remaining == 0) return static_cast<unsigned int>(bit);
+  }
+  return 0xffffffffu;
+}
 // Byte n of the result is byte (s >> 4n) & 7 of the 8 bytes {y:x}.
 inline unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
   const unsigned long long bytes = (static_cast<unsigned long long>(y) << 32) | x;

@@ -423,10 +423,12 @@ struct kernel_name_literal {
 // program starts: cusim-cc names `registration` in the template's body, so
 // every instance the program makes (one whose address it takes, for
 // cudaLaunchCooperativeKernel((void*)k<int>, ...), as well as one it
-// launches) has its own.
-template <auto Kernel, kernel_name_literal Name>
+// launches) has its own, with the template's __cluster_dims__ and
+// __launch_bounds__ as that instance computes them.
+template <auto Kernel, kernel_name_literal Name, dim3 Cluster = dim3(0, 0, 0), launch_bounds Bounds = launch_bounds{}>
 struct registered_template_kernel {
-  static inline const kernel_registration<std::remove_pointer_t<decltype(Kernel)>> registration{Kernel, Name.text};
+  static inline const kernel_registration<std::remove_pointer_t<decltype(Kernel)>> registration{Kernel, Name.text,
+                                                                                                Cluster, Bounds};
 };
 #endif
 
