@@ -48,13 +48,7 @@ class kernel_launcher {
                   "<<<...>>> launch that cusim-cc can call by name: of a kernel at namespace scope, named where no "
                   "variable or member of the same name may hide it)");
     using call_type = detail::kernel_call<Params...>;
-    // The arguments converted to the parameters' types on the host, as
-    // nvcc's launch stub takes them; the kernel gets their bytes. These host
-    // copies are destroyed once the launch is queued, as the stub's are.
-    const std::tuple<detail::host_argument<Params>...> host_copies(std::forward<Args>(args)...);
-    auto call = call_type::make(kernel_, std::apply([](const auto&... value) {
-      return typename call_type::arguments_type(detail::store_parameter<Params>(value)...);
-    }, host_copies));
+    auto call = call_type::make(kernel_, detail::stored_arguments<Params...>(std::forward<Args>(args)...));
     return detail::launch_kernel(shape_, Call::invocation(std::move(call), name_));
   }
 
@@ -65,7 +59,7 @@ class kernel_launcher {
   cudaError_t launch_leaving_defaults(Args&&... args) const {
     using given = typename detail::first_types<std::make_index_sequence<sizeof...(Args)>, Params...>::type;
     using call_type = detail::defaulted_kernel_call<Direct, given, Params...>;
-    auto call = call_type::make(kernel_, typename call_type::arguments_type(std::forward<Args>(args)...));
+    auto call = call_type::make(kernel_, detail::stored_arguments_of(given{}, std::forward<Args>(args)...));
     return detail::launch_kernel(shape_, call_type::invocation(std::move(call), name_));
   }
 

@@ -145,6 +145,18 @@ decltype(auto) thread_argument(const stored_parameter<T>& stored) {
   }
 }
 
+// What a launch stores of its arguments for parameters `Params`: each
+// converted to its parameter's type on the host, as nvcc's launch stub
+// takes them, then kept as the kernel gets it (store_parameter). The host
+// copies are destroyed once the launch is queued, as the stub's are.
+template <class... Params, class... Args>
+std::tuple<stored_parameter<Params>...> stored_arguments(Args&&... args) {
+  const std::tuple<host_argument<Params>...> host_copies(static_cast<Args&&>(args)...);
+  return std::apply(
+      [](const auto&... value) { return std::tuple<stored_parameter<Params>...>(store_parameter<Params>(value)...); },
+      host_copies);
+}
+
 template <class... Params>
 struct kernel_call : shared_call {
   using arguments_type = std::tuple<stored_parameter<Params>...>;
@@ -267,6 +279,10 @@ inline constexpr bool kernel_frames_kept = false;
 // evaluates it: the same for constants, the usual case.
 template <class... Types>
 struct type_list {};
+template <class... Params, class... Args>
+std::tuple<stored_parameter<Params>...> stored_arguments_of(type_list<Params...>, Args&&... args) {
+  return stored_arguments<Params...>(static_cast<Args&&>(args)...);
+}
 // The first N of Types, for std::make_index_sequence<N>.
 template <class Indices, class... Types>
 struct first_types;
@@ -282,7 +298,7 @@ struct defaulted_kernel_call<Direct, type_list<Given...>, Params...> : shared_ca
   static_assert(!(passed_by_address<Params> || ...),
                 "cusim: a launch that leaves parameters to their default arguments calls the kernel by name, which "
                 "would construct and destroy, in every thread, a parameter CUDA copies as bytes: pass every argument");
-  using arguments_type = std::tuple<std::decay_t<Given>...>;
+  using arguments_type = std::tuple<stored_parameter<Given>...>;
   void (*function)(Params...);
   arguments_type arguments;
 
@@ -294,10 +310,15 @@ struct defaulted_kernel_call<Direct, type_list<Given...>, Params...> : shared_ca
   static const defaulted_kernel_call* of(const void* self) {
     return static_cast<const defaulted_kernel_call*>(static_cast<const shared_call*>(self));
   }
-  static void run_thread(const void* self) { std::apply(Direct{}, of(self)->arguments); }
+  static void run_thread(const void* self) { call_by_name(of(self)->arguments, std::index_sequence_for<Given...>{}); }
   static bool run_threads(const void* self, thread_loop& loop) {
     const arguments_type& arguments = of(self)->arguments;
-    return loop.run([&] { std::apply(Direct{}, arguments); });
+    return loop.run([&] { call_by_name(arguments, std::index_sequence_for<Given...>{}); });
+  }
+  // A reference parameter's argument is the stored address (thread_argument).
+  template <std::size_t... I>
+  CUSIM_ALWAYS_INLINE static void call_by_name(const arguments_type& arguments, std::index_sequence<I...>) {
+    Direct{}(thread_argument<Given>(std::get<I>(arguments))...);
   }
   static std::size_t pointer_arguments(const void* self, const void** out, std::size_t capacity) {
     std::size_t i = 0;

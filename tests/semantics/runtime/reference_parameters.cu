@@ -4,7 +4,8 @@
 // address, so the kernel's writes reach the argument, which must be in
 // managed memory; cusim does the same, through the call by name, for a
 // kernel template given its arguments or deducing them, and through a
-// pointer to the kernel. (A const reference is read as a value: cusim copies it.)
+// pointer to the kernel, and where the launch leaves later parameters to
+// their defaults. (A const reference is read as a value: cusim copies it.)
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -17,6 +18,10 @@ __global__ void bump(element& e) { atomicAdd(&e.value, 1); }
 template <class T>
 __global__ void bump_given(T& e, int by) { atomicAdd(&e.value, by); }
 __global__ void read_const(const element& e, int* out) { out[threadIdx.x] = e.value; }
+// A launch that leaves the parameters after the reference to their defaults.
+__global__ void bump_defaulted(element& e, int by = 5, int times = 2) {
+  if (threadIdx.x == 0) atomicAdd(&e.value, by * times);
+}
 
 int main() {
   element* e = nullptr;
@@ -29,6 +34,8 @@ int main() {
   bump_given<<<1, 1>>>(*e, 1000);  // T deduced: element, and the argument's address
   void (*through_pointer)(element&) = bump;
   through_pointer<<<1, 1>>>(*e);
+  bump_defaulted<<<1, 32>>>(*e);     // 5 * 2
+  bump_defaulted<<<1, 32>>>(*e, 3);  // 3 * 2
   cudaDeviceSynchronize();
   read_const<<<1, 32>>>(*e, out);
   cudaDeviceSynchronize();
