@@ -947,15 +947,17 @@ class rewriter {
   }
   // The kernel's __cluster_dims__ and __launch_bounds__ seen before its name,
   // as the arguments that follow its name in kernel_registration's
-  // constructor and registered_template_kernel (", dim3(...), launch_bounds{...}"),
-  // or "" for neither. In a template's body the arguments may name its
-  // parameters (`__launch_bounds__(BLOCK)`): each instance gets its own.
+  // constructor and registered_template_kernel (", (dim3(...)),
+  // (launch_bounds{...})"), or "" for neither. In a template's body the
+  // arguments may name its parameters (`__launch_bounds__(BLOCK)`): each
+  // instance gets its own; the parentheses keep a `>` in them
+  // (`N > 256 ? 256 : N`) from ending the template's argument list.
   std::string take_pending_attributes() {
     std::string attributes;
     if (!pending_cluster_dims_.empty() || !pending_launch_bounds_.empty()) {
-      attributes = ", dim3(" + (pending_cluster_dims_.empty() ? std::string("0, 0, 0") : pending_cluster_dims_) + ")";
+      attributes = ", (dim3(" + (pending_cluster_dims_.empty() ? std::string("0, 0, 0") : pending_cluster_dims_) + "))";
       if (!pending_launch_bounds_.empty()) {
-        attributes += ", ::cusim::detail::launch_bounds{" + pending_launch_bounds_ + "}";
+        attributes += ", (::cusim::detail::launch_bounds{" + pending_launch_bounds_ + "})";
       }
       for (char& c : attributes) {
         if (c == '\n') c = ' ';
