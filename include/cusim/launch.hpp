@@ -48,7 +48,8 @@ class kernel_launcher {
                   "<<<...>>> launch that cusim-cc can call by name: of a kernel at namespace scope, named where no "
                   "variable or member of the same name may hide it)");
     using call_type = detail::kernel_call<Params...>;
-    auto call = call_type::make(kernel_, detail::stored_arguments<Params...>(std::forward<Args>(args)...));
+    const detail::host_arguments<Params...> host(std::forward<Args>(args)...);  // until the launch is queued
+    auto call = call_type::make(kernel_, host.stored());
     return detail::launch_kernel(shape_, Call::invocation(std::move(call), name_));
   }
 
@@ -59,7 +60,8 @@ class kernel_launcher {
   cudaError_t launch_leaving_defaults(Args&&... args) const {
     using given = typename detail::first_types<std::make_index_sequence<sizeof...(Args)>, Params...>::type;
     using call_type = detail::defaulted_kernel_call<Direct, given, Params...>;
-    auto call = call_type::make(kernel_, detail::stored_arguments_of(given{}, std::forward<Args>(args)...));
+    const typename detail::host_arguments_of<given>::type host(std::forward<Args>(args)...);
+    auto call = call_type::make(kernel_, host.stored());
     return detail::launch_kernel(shape_, call_type::invocation(std::move(call), name_));
   }
 

@@ -145,17 +145,24 @@ decltype(auto) thread_argument(const stored_parameter<T>& stored) {
   }
 }
 
-// What a launch stores of its arguments for parameters `Params`: each
-// converted to its parameter's type on the host, as nvcc's launch stub
-// takes them, then kept as the kernel gets it (store_parameter). The host
-// copies are destroyed once the launch is queued, as the stub's are.
-template <class... Params, class... Args>
-std::tuple<stored_parameter<Params>...> stored_arguments(Args&&... args) {
-  const std::tuple<host_argument<Params>...> host_copies(static_cast<Args&&>(args)...);
-  return std::apply(
-      [](const auto&... value) { return std::tuple<stored_parameter<Params>...>(store_parameter<Params>(value)...); },
-      host_copies);
-}
+// A launch's arguments for parameters `Params`, converted to the
+// parameters' types on the host, as nvcc's launch stub takes them; the
+// kernel gets what stored() makes of them (store_parameter). The launch
+// keeps these copies until it is queued and then destroys them, as the
+// stub does: a copy's destructor may free what the kernel uses (CUDA by
+// Example's Lock calls cudaFree, which waits for the kernel), so it must
+// not run before the kernel is queued.
+template <class... Params>
+struct host_arguments {
+  template <class... Args>
+  explicit host_arguments(Args&&... args) : copies(static_cast<Args&&>(args)...) {}
+  std::tuple<stored_parameter<Params>...> stored() const {
+    return std::apply(
+        [](const auto&... value) { return std::tuple<stored_parameter<Params>...>(store_parameter<Params>(value)...); },
+        copies);
+  }
+  const std::tuple<host_argument<Params>...> copies;
+};
 
 template <class... Params>
 struct kernel_call : shared_call {
@@ -279,10 +286,12 @@ inline constexpr bool kernel_frames_kept = false;
 // evaluates it: the same for constants, the usual case.
 template <class... Types>
 struct type_list {};
-template <class... Params, class... Args>
-std::tuple<stored_parameter<Params>...> stored_arguments_of(type_list<Params...>, Args&&... args) {
-  return stored_arguments<Params...>(static_cast<Args&&>(args)...);
-}
+template <class List>
+struct host_arguments_of;
+template <class... Params>
+struct host_arguments_of<type_list<Params...>> {
+  using type = host_arguments<Params...>;
+};
 // The first N of Types, for std::make_index_sequence<N>.
 template <class Indices, class... Types>
 struct first_types;
