@@ -164,6 +164,16 @@ struct host_arguments {
   const std::tuple<host_argument<Params>...> copies;
 };
 
+// One CUDA thread's call of a kernel by name, through `Direct` (a lambda
+// that names it), with the thread's arguments made of those stored for
+// parameters `Params` (thread_argument: a reference parameter's is the
+// stored address). Launches by name and those that leave parameters to
+// their defaults both call it.
+template <class Direct, class... Params, class Arguments, std::size_t... I>
+CUSIM_ALWAYS_INLINE void call_by_name(const Arguments& arguments, std::index_sequence<I...>) {
+  Direct{}(thread_argument<Params>(std::get<I>(arguments))...);
+}
+
 template <class... Params>
 struct kernel_call : shared_call {
   using arguments_type = std::tuple<stored_parameter<Params>...>;
@@ -241,14 +251,10 @@ struct direct_kernel_call : kernel_call<Params...> {
     const arguments_type& shared = base::of(self)->arguments;
     if constexpr (sizeof(arguments_type) <= local_arguments_limit) {
       const arguments_type local = shared;
-      return loop.run([&] { call_by_name(local, std::index_sequence_for<Params...>{}); });
+      return loop.run([&] { call_by_name<Direct, Params...>(local, std::index_sequence_for<Params...>{}); });
     } else {
-      return loop.run([&] { call_by_name(shared, std::index_sequence_for<Params...>{}); });
+      return loop.run([&] { call_by_name<Direct, Params...>(shared, std::index_sequence_for<Params...>{}); });
     }
-  }
-  template <std::size_t... I>
-  CUSIM_ALWAYS_INLINE static void call_by_name(const arguments_type& arguments, std::index_sequence<I...>) {
-    Direct{}(thread_argument<Params>(std::get<I>(arguments))...);
   }
   static kernel_invocation invocation(call_reference call, const char* name) {
     kernel_invocation invocation = base::invocation(static_cast<call_reference&&>(call), name);
@@ -319,15 +325,12 @@ struct defaulted_kernel_call<Direct, type_list<Given...>, Params...> : shared_ca
   static const defaulted_kernel_call* of(const void* self) {
     return static_cast<const defaulted_kernel_call*>(static_cast<const shared_call*>(self));
   }
-  static void run_thread(const void* self) { call_by_name(of(self)->arguments, std::index_sequence_for<Given...>{}); }
+  static void run_thread(const void* self) {
+    call_by_name<Direct, Given...>(of(self)->arguments, std::index_sequence_for<Given...>{});
+  }
   static bool run_threads(const void* self, thread_loop& loop) {
     const arguments_type& arguments = of(self)->arguments;
-    return loop.run([&] { call_by_name(arguments, std::index_sequence_for<Given...>{}); });
-  }
-  // A reference parameter's argument is the stored address (thread_argument).
-  template <std::size_t... I>
-  CUSIM_ALWAYS_INLINE static void call_by_name(const arguments_type& arguments, std::index_sequence<I...>) {
-    Direct{}(thread_argument<Given>(std::get<I>(arguments))...);
+    return loop.run([&] { call_by_name<Direct, Given...>(arguments, std::index_sequence_for<Given...>{}); });
   }
   static std::size_t pointer_arguments(const void* self, const void** out, std::size_t capacity) {
     std::size_t i = 0;
