@@ -95,15 +95,28 @@ std::uint32_t reduce(const warp_group& g) {
 namespace {
 
 // Shuffles, the most frequent collectives: the operation's rule chosen once
-// for the warp, each arrived lane visited once.
-template <warp_op Op>
-void shuffle_results(const warp_group& g, std::array<warp_result, lanes_per_warp>& results, unsigned int& unread) {
+// for the warp, each arrived lane visited once, its result handed to
+// `deliver(lane, bits)`.
+template <warp_op Op, class Deliver>
+void shuffle_results(const warp_group& g, unsigned int& unread, Deliver deliver) {
   for (unsigned int lanes = g.arrived; lanes != 0; lanes &= lanes - 1) {
     const auto lane = static_cast<unsigned int>(std::countr_zero(lanes));
     const unsigned int source = shuffle_source(Op, lane, g.operands[lane], g.widths[lane]);
     const bool read = (g.arrived & bit(source)) != 0;
-    results[lane] = warp_result{read ? g.values[source] : g.values[lane], 0, false};
+    deliver(lane, read ? g.values[source] : g.values[lane]);
     if (!read) unread |= bit(source);
+  }
+}
+
+// The same for any shuffle; false when `g` is not one.
+template <class Deliver>
+bool deliver_shuffle_results(const warp_group& g, unsigned int& unread, Deliver deliver) {
+  switch (g.op) {
+    case warp_op::shfl_idx: shuffle_results<warp_op::shfl_idx>(g, unread, deliver); return true;
+    case warp_op::shfl_up: shuffle_results<warp_op::shfl_up>(g, unread, deliver); return true;
+    case warp_op::shfl_down: shuffle_results<warp_op::shfl_down>(g, unread, deliver); return true;
+    case warp_op::shfl_xor: shuffle_results<warp_op::shfl_xor>(g, unread, deliver); return true;
+    default: return false;
   }
 }
 
@@ -111,12 +124,10 @@ void shuffle_results(const warp_group& g, std::array<warp_result, lanes_per_warp
 
 void compute_warp_results(const warp_group& g, std::array<warp_result, lanes_per_warp>& results,
                           unsigned int& unread) {
-  switch (g.op) {
-    case warp_op::shfl_idx: return shuffle_results<warp_op::shfl_idx>(g, results, unread);
-    case warp_op::shfl_up: return shuffle_results<warp_op::shfl_up>(g, results, unread);
-    case warp_op::shfl_down: return shuffle_results<warp_op::shfl_down>(g, results, unread);
-    case warp_op::shfl_xor: return shuffle_results<warp_op::shfl_xor>(g, results, unread);
-    default: break;
+  if (deliver_shuffle_results(g, unread, [&](unsigned int lane, std::uint64_t bits) {
+        results[lane] = warp_result{bits, 0, false};
+      })) {
+    return;
   }
   unsigned int true_lanes = 0;
   bool all_equal = true;
@@ -190,9 +201,21 @@ bool warp_state::quiescent() const {
 
 void warp_state::complete(std::size_t index, fiber_queue& woken) {
   const warp_group& g = groups_[index];
-  std::array<warp_result, lanes_per_warp> results;
   unsigned int unread = 0;
-  compute_warp_results(g, results, unread);
+  // A shuffle's results go straight to its lanes' fibers, in lane order.
+  const bool shuffled = deliver_shuffle_results(g, unread, [&](unsigned int lane, std::uint64_t bits) {
+    g.fibers[lane]->warp_outcome = warp_result{bits, 0, false};
+    woken.push_back(g.fibers[lane]);
+  });
+  if (!shuffled) {
+    std::array<warp_result, lanes_per_warp> results;
+    compute_warp_results(g, results, unread);
+    for (unsigned int lanes = g.arrived; lanes != 0; lanes &= lanes - 1) {
+      const auto lane = static_cast<unsigned int>(std::countr_zero(lanes));
+      g.fibers[lane]->warp_outcome = results[lane];
+      woken.push_back(g.fibers[lane]);
+    }
+  }
   if (unread != 0 && unread_ == 0) {
     unread_file_ = g.file;
     unread_line_ = g.line;
@@ -202,11 +225,6 @@ void warp_state::complete(std::size_t index, fiber_queue& woken) {
   if (g.op != warp_op::active_mask) {
     ++completed_;
     if (trace::enabled) trace::collective(block_->trace_identity(), index_, warp_op_name(g.op), g.started, trace::now(), g.file, g.line);
-  }
-  for (unsigned int lanes = g.arrived; lanes != 0; lanes &= lanes - 1) {
-    const auto lane = static_cast<unsigned int>(std::countr_zero(lanes));
-    g.fibers[lane]->warp_outcome = results[lane];
-    woken.push_back(g.fibers[lane]);
   }
   groups_.erase(groups_.begin() + static_cast<std::ptrdiff_t>(index));
 }

@@ -175,6 +175,9 @@ class worker {
   static bool is_usual_warp_call(const warp_call& call, unsigned int lane) {
     return names_lane(call, lane) && !is_reduction(call.op) && (!is_shuffle(call.op) || is_shuffle_width(call.width));
   }
+  // warp_collective() but for its shortest path: an arrival that opens or
+  // completes a collective, or is not the usual call.
+  [[gnu::noinline]] warp_result arrive_and_wait(fiber& self, block_state& block, const warp_call& call);
   warp_state::arrival arrive_at_warp_collective(const warp_call& call, fiber_queue& woken);
   // Queues the lanes of a collective that the running lane completed.
   void wake_warp(fiber_queue& lanes);

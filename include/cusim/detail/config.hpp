@@ -26,7 +26,14 @@
 #if defined(__GNUC__) || defined(__clang__)
 // A plain TLS pointer: no C++ thread_local wrapper call on every access, so
 // reading threadIdx costs one load. The scheduler rewrites it on each switch.
-#define CUSIM_THREAD_LOCAL __thread
+// The initial-exec model keeps that so in position-independent code too
+// (libcusim is, for programs built as shared libraries): the default model
+// there is a call to __tls_get_addr in the compiler's eyes, even where the
+// linker turns it into a load, and every function on a barrier's or a
+// shuffle's path saved its arguments around it. (A shared library using it
+// takes its 64 bytes from the static TLS space glibc keeps for libraries
+// loaded with dlopen.)
+#define CUSIM_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
 #define CUSIM_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define CUSIM_THREAD_LOCAL thread_local
