@@ -59,7 +59,7 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   // Unique in the process; taken by the thousand, so that workers starting
   // blocks do not contend for the counter at each one.
   static std::atomic<std::uint64_t> next_batch{1};
-  static thread_local std::uint64_t next_serial = 0, batch_end = 0;
+  static CUSIM_THREAD_LOCAL std::uint64_t next_serial = 0, batch_end = 0;
   constexpr std::uint64_t batch = 1024;
   if (next_serial == batch_end) {
     next_serial = next_batch.fetch_add(batch, std::memory_order_relaxed);
@@ -75,7 +75,6 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   choose_thread_order();
   exited_ = 0;
   activity_ = block_activity{};
-  thread_exited_.assign(thread_count_, false);
   partial_barriers_.clear();
   barrier_arrived_ = 0;
   barrier_true_ = 0;
@@ -148,7 +147,6 @@ const block_activity& block_state::activity() {
 bool block_state::threads_exited(unsigned int first, unsigned int count, fiber_queue& woken) {
   exited_ += count;
   const unsigned int end = first + count;
-  std::fill(thread_exited_.begin() + first, thread_exited_.begin() + end, true);
   // One update per warp the range touches.
   for (unsigned int t = first; t < end;) {
     const unsigned int lane = t % lanes_per_warp;
@@ -178,7 +176,7 @@ bool block_state::partial_barrier_arrive(fiber& self, unsigned int first, unsign
 void block_state::complete_partial_barriers(fiber_queue& woken) {
   std::erase_if(partial_barriers_, [&](partial_barrier& b) {
     unsigned int exited = 0;
-    for (unsigned int t = b.first; t < b.first + b.count && t < thread_count_; ++t) exited += thread_exited_[t];
+    for (unsigned int t = b.first; t < b.first + b.count && t < thread_count_; ++t) exited += has_exited(t) ? 1 : 0;
     const unsigned int present = std::min(b.count, thread_count_ - std::min(b.first, thread_count_));
     if (b.arrived + exited < present) return false;
     ++activity_.barriers;

@@ -108,6 +108,10 @@ class block_state {
   // The warp of thread `linear_tid`.
   warp_state& warp_of(unsigned int linear_tid) { return warps_[linear_tid / lanes_per_warp]; }
   const warp_state& warp_of(unsigned int linear_tid) const { return warps_[linear_tid / lanes_per_warp]; }
+  // Whether thread `linear_tid` (< thread_count()) has exited: its warp keeps the bit.
+  bool has_exited(unsigned int linear_tid) const {
+    return (warp_of(linear_tid).live() >> (linear_tid % lanes_per_warp) & 1u) == 0;
+  }
   // What the block's threads wait for, for a report of a block that cannot go on.
   std::string describe_waits() const;
 
@@ -194,7 +198,6 @@ class block_state {
   block_activity activity_;
 
   std::vector<warp_state> warps_;
-  std::vector<bool> thread_exited_;  // by linear id
   struct partial_barrier {
     unsigned int first, count, arrived;
     fiber_queue waiters;

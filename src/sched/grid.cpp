@@ -67,12 +67,24 @@ std::string grid_job::kernel_name() const {
 }
 
 void grid_job::add_activity(const block_activity& block) {
-  // Most blocks of most kernels have nothing to add: no lock for them.
+  // Only a grid shared among workers has blocks finishing at once: one
+  // worker's needs no lock and no atomic read-modify-write (the progress
+  // line reads finished_blocks_ meanwhile, and the kernel report the rest
+  // once the grid is done). Most blocks of most kernels add nothing else.
+  const bool shared = batches_ != nullptr;
   if (block != block_activity{}) {
-    std::lock_guard lock(activity_mutex_);
-    activity_ += block;
+    if (shared) {
+      std::lock_guard lock(activity_mutex_);
+      activity_ += block;
+    } else {
+      activity_ += block;
+    }
   }
-  finished_blocks_.fetch_add(1, std::memory_order_relaxed);
+  if (shared) {
+    finished_blocks_.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    finished_blocks_.store(finished_blocks_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
 }
 
 std::uint64_t grid_job::finished_blocks() const { return finished_blocks_.load(std::memory_order_relaxed); }

@@ -94,8 +94,11 @@ class grid_job {
     if (batches_ != nullptr) {
       if (!batches_->take(worker, cluster)) return false;
     } else {
-      cluster = next_block_.fetch_add(1, std::memory_order_relaxed);
+      // One worker takes the clusters of a grid not shared (a child grid's
+      // are its parent block's worker's): no atomic read-modify-write.
+      cluster = next_block_.load(std::memory_order_relaxed);
       if (cluster >= block_count_ / cluster_blocks()) return false;
+      next_block_.store(cluster + 1, std::memory_order_relaxed);
     }
     if (scheduled_) cluster = block_order_(cluster);
     return true;

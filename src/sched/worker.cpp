@@ -365,8 +365,35 @@ void worker::fiber_loop(fiber& self) {
     if (self.unguarded_stack) check_unguarded_stack(self, /*finished=*/true);
     self.thread.block = nullptr;
     park_idle(self);
+    if (ready_.empty() && admit_next_cluster_here()) {
+      // The fiber just parked is the one the block admitted starts on (the
+      // idle fibers are a stack): it goes on with the block, without a
+      // round trip through the worker's own context.
+      fiber* next = pick_next();
+      if (next == &self) {
+        bump(activity_.switches);  // as a resume(): the watchdog sees the worker move on
+        note_running(self.thread);
+        continue;
+      }
+      ready_.push_front(next);
+    }
     switch_away(self);
   }
+}
+
+// What run()'s loop would do next, done on a fiber that has finished its
+// block, when that is only to admit the grid's next cluster: nothing else
+// is ready, no child grid waits for room, no schedule policy picks
+// fibers, no checking runtime tracks the switch.
+bool worker::admit_next_cluster_here() {
+  if (race::enabled || scheduled_ || grid_ == nullptr || !sequences_.empty() || grid_->aborted()) return false;
+  std::uint64_t cluster = 0;
+  if (primary_resident_ + grid_->cluster_blocks() > settings_.resident_blocks ||
+      !grid_->take_cluster(cluster, index_)) {
+    return false;
+  }
+  admit_cluster(*grid_, cluster);
+  return true;
 }
 
 bool worker::run_threads(fiber& self, block_state& block) {

@@ -266,7 +266,11 @@ class worker {
   // Idle fibers wait in two queues, so that those with a guard page are
   // used first: after one huge grid, the next grids' threads overflow
   // into a guard page, and fail only their grid.
-  void park_idle(fiber& f) { (f.unguarded_stack ? idle_unguarded_ : idle_).push_back(&f); }
+  // Last in, first out: the stack used last is the one in the cache.
+  void park_idle(fiber& f) { (f.unguarded_stack ? idle_unguarded_ : idle_).push_front(&f); }
+  // On a fiber whose block has finished: admits the grid's next cluster, if
+  // that is all the worker's loop would do now (worker.cpp).
+  bool admit_next_cluster_here();
   // `self`, already queued where it waits, gives way until it is woken.
   void wait_until_woken(fiber& self, block_state& block);
   // The same for a wait whose participants order their work (race checking:

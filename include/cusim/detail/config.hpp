@@ -32,8 +32,14 @@
 // linker turns it into a load, and every function on a barrier's or a
 // shuffle's path saved its arguments around it. (A shared library using it
 // takes its 64 bytes from the static TLS space glibc keeps for libraries
-// loaded with dlopen.)
+// loaded with dlopen.) Only on x86-64: arm64 compilers use TLS descriptors,
+// which the compiler knows preserve registers, and the arm64 linker's
+// Cortex-A53 erratum fix fails on initial-exec accesses (platform.aarch64).
+#if defined(__x86_64__)
 #define CUSIM_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
+#else
+#define CUSIM_THREAD_LOCAL __thread
+#endif
 #define CUSIM_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define CUSIM_THREAD_LOCAL thread_local
