@@ -24,7 +24,7 @@ intrinsics() {
     # Families written by a macro whose first argument is the name: CUSIM_RF_PAIR_BINARY_(__hadd2, __hadd).
     grep -hoE "CUSIM_(RF_PAIR|NV_ATOMIC|FP8_PAIR|DPX_PICK)_[A-Z_0-9]*\((__[a-z][A-Za-z0-9_]*)" include/cusim/detail/*.hpp \
       include/cusim/detail/reduced_float_functions.inc include/cuda/cuda_fp8.h | sed 's/.*(//'
-  } | grep -vE "^__(attribute__|builtin_.*|atomic_.*|has_feature|half|half2|half_raw|half2_raw|nv_bfloat16|nv_bfloat162|nv_bfloat16_raw|nv_bfloat162_raw|launch_bounds__)$" | sort -u
+  } | grep -vE "^__(attribute__|builtin_.*|atomic_.*|has_feature|half|half2|half_raw|half2_raw|nv_bfloat16|nv_bfloat162|nv_bfloat16_raw|nv_bfloat162_raw|launch_bounds__|x)$" | sort -u
 }
 as_list() { sed 's/.*/`&`/' | paste -sd ' ' | sed 's/ /, /g'; }
 

@@ -10,8 +10,10 @@
 // block reading what the others wrote) as synchronised, not as races. Code
 // that needs a fence it lacks is not caught this way (docs/design.md).
 #pragma once
+#include <cstring>
 #include <type_traits>
 
+#include <cusim/detail/atomic16.hpp>
 #include <cusim/detail/atomic_cell.hpp>
 #include <cusim/detail/progress.hpp>
 
@@ -102,6 +104,58 @@ inline unsigned int atomicInc(unsigned int* address, unsigned int limit) {
 inline unsigned int atomicDec(unsigned int* address, unsigned int limit) {
   return cusim::detail::atomic_update(address,
                                       [limit](unsigned int old) { return old == 0 || old > limit ? limit : old - 1; });
+}
+
+// sm_90's 16-byte atomics: the built-ins nvcc's headers call, and atomicCAS
+// and atomicExch of any trivially copyable 16-byte type aligned to 16
+// (float4, double2, a struct of two pointers), which those templates take.
+// (nvcc takes them in device code for sm_90 and later only; cusim on every
+// profile.)
+inline void __u128AtomicCAS(void* address, void* compare, void* value, void* old) {
+  std::memcpy(old, compare, 16);
+  const bool swapped = cusim::detail::compare_exchange_16(address, old, value);
+  cusim::detail::note_progress_point(swapped ? cusim::detail::progress_kind::atomic
+                                             : cusim::detail::progress_kind::failed_swap);
+}
+inline void __u128AtomicExch(void* address, void* value, void* old) {
+  // The first guess (zeros) costs a second swap unless it is right; reading
+  // the value first would race with the other threads' swaps.
+  std::memset(old, 0, 16);
+  while (!cusim::detail::compare_exchange_16(address, old, value)) {
+  }
+  cusim::detail::note_progress_point();
+}
+inline void __u128AtomicCAS_block(void* address, void* compare, void* value, void* old) {
+  __u128AtomicCAS(address, compare, value, old);
+}
+inline void __u128AtomicCAS_system(void* address, void* compare, void* value, void* old) {
+  __u128AtomicCAS(address, compare, value, old);
+}
+inline void __u128AtomicExch_block(void* address, void* value, void* old) { __u128AtomicExch(address, value, old); }
+inline void __u128AtomicExch_system(void* address, void* value, void* old) { __u128AtomicExch(address, value, old); }
+
+namespace cusim::detail {
+template <class T>
+inline constexpr bool is_atomic16 = sizeof(T) == 16 && alignof(T) >= 16 && std::is_trivially_copyable_v<T>;
+// Storage for a T that may have no default constructor.
+template <class T>
+union atomic16_result {
+  atomic16_result() {}
+  T value;
+};
+}  // namespace cusim::detail
+
+template <class T, std::enable_if_t<cusim::detail::is_atomic16<T>, int> = 0>
+T atomicCAS(T* address, T compare, T value) {
+  cusim::detail::atomic16_result<T> old;
+  __u128AtomicCAS(address, &compare, &value, &old.value);
+  return old.value;
+}
+template <class T, std::enable_if_t<cusim::detail::is_atomic16<T>, int> = 0>
+T atomicExch(T* address, T value) {
+  cusim::detail::atomic16_result<T> old;
+  __u128AtomicExch(address, &value, &old.value);
+  return old.value;
 }
 
 // atomicAdd_block, atomicAdd_system, ...: the same operation.
