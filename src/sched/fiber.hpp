@@ -60,6 +60,9 @@ class fiber {
   // hand_over tests it at each switch (stack.hpp says why).
   bool unguarded_stack = false;
   unsigned int loop_first_unrecorded = 0;
+  // The loop's thread whose index its context holds (the loop keeps only
+  // threadIdx): stored at its first wait, where the worker needs it.
+  unsigned int loop_indexed_thread = 0;
   std::size_t block_slot = 0;       // its index in its block's list of fibers (block_state::fibers)
   warp_result warp_outcome{};        // handed over by whoever completed the warp collective it waited at
   std::uint64_t cluster_phase = 0;   // the cluster barrier phase it waits for, or last arrived at

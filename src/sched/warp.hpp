@@ -92,15 +92,18 @@ class warp_state {
     return true;
   }
 
-  // The most frequent arrival of all: a usual call (worker.hpp,
-  // is_usual_warp_call) joining the warp's only pending collective, of its
-  // intrinsic and mask, without completing it. True when it joined (the lane
-  // then waits); false, having changed nothing, for arrive_usual() or
-  // arrive() to decide.
+  // The most frequent arrival of all: a valid call joining the warp's only
+  // pending collective, of its intrinsic and mask, without completing it.
+  // (What the call's intrinsic needs, such as a reduction's compute
+  // capability, was checked when the collective opened; its mask must name
+  // the lane, and a shuffle's width is each lane's own.) True when it
+  // joined (the lane then waits); false, having changed nothing, for
+  // arrive_usual() or arrive() to decide.
   bool join_pending(fiber& self, unsigned int lane, const warp_call& call) {
     if (groups_.size() != 1) return false;
     warp_group& group = groups_.front();
     if (group.mask != call.mask || group.op != call.op || call.op == warp_op::active_mask) return false;
+    if (!names_lane(call, lane) || (is_shuffle(call.op) && !is_shuffle_width(call.width))) return false;
     if ((group.mask & present_ & ~exited_ & ~(group.arrived | 1u << lane)) == 0) return false;  // it would complete
     join(group, self, lane, call);
     return true;

@@ -448,6 +448,7 @@ bool worker::run_thread_loop(fiber& self, block_state& block, const kernel_invoc
   self.in_loop = true;
   self.loop_never_waits = loop.threads_never_wait;
   self.loop_first_unrecorded = self.thread.linear_tid;
+  self.loop_indexed_thread = UINT_MAX;  // none yet
   try {
     const bool block_ended = kernel.run_threads(kernel.call.get(), loop);
     self.in_loop = false;
@@ -493,6 +494,9 @@ void worker::fail_wait_against_facts() {
 void worker::record_loop_progress_slowly(fiber& self) {
   block_state& block = *self.thread.block;
   const unsigned int running = self.thread.linear_tid;  // alive: it enters a wait
+  self.thread.thread_idx = threadIdx;
+  self.loop_indexed_thread = running;
+  if (self.loop_first_unrecorded == running) return;
   unsigned int& cursor = *block.thread_cursor();
   if (cursor <= running) cursor = running + 1;
   record_loop_exits(self, block, running, running);  // cannot end the block: `running` has not ended

@@ -200,12 +200,15 @@ class worker {
   // It also stores the thread's index in its context, where the worker
   // reads it once the fiber has parked (the loop keeps only threadIdx).
   // Inline, the usual case: the thread waited before, so all is recorded
-  // (its first exit to record is its own, and the cursor is past it).
+  // (its first exit to record is its own, the cursor is past it, and its
+  // index is in its context).
   void record_loop_progress(fiber& self) {
     if (!self.in_loop) return;
     if (self.loop_never_waits) fail_wait_against_facts();
-    self.thread.thread_idx = threadIdx;
-    if (self.loop_first_unrecorded != self.thread.linear_tid) record_loop_progress_slowly(self);
+    const unsigned int running = self.thread.linear_tid;
+    if (self.loop_first_unrecorded != running || self.loop_indexed_thread != running) {
+      record_loop_progress_slowly(self);
+    }
   }
   void record_loop_progress_slowly(fiber& self);
   // A thread of a kernel the front end found never waits has come to a wait.

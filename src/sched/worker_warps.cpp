@@ -21,8 +21,7 @@ warp_result worker::warp_collective(const warp_call& call) {
   // Most arrivals (31 of a full warp's 32 at each shuffle) join the warp's
   // one pending collective and wait: that path stays short, and opening,
   // completing and checking misuse are out of line.
-  if (!race::enabled && is_usual_warp_call(call, tid % lanes_per_warp) &&
-      block.warp_of(tid).join_pending(self, tid % lanes_per_warp, call)) {
+  if (!race::enabled && block.warp_of(tid).join_pending(self, tid % lanes_per_warp, call)) {
     if (block.needs_starter()) start_fiber_for(block, /*run_next=*/false);
     wait_at_token(self);
     return self.warp_outcome;
