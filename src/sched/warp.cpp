@@ -99,6 +99,12 @@ namespace {
 // `deliver(lane, bits)`.
 template <warp_op Op, class Deliver>
 void shuffle_results(const warp_group& g, unsigned int& unread, Deliver deliver) {
+  if (g.arrived == ~0u) {  // the usual full warp: every lane read took part
+    for (unsigned int lane = 0; lane < lanes_per_warp; ++lane) {
+      deliver(lane, g.values[shuffle_source(Op, lane, g.operands[lane], g.widths[lane])]);
+    }
+    return;
+  }
   for (unsigned int lanes = g.arrived; lanes != 0; lanes &= lanes - 1) {
     const auto lane = static_cast<unsigned int>(std::countr_zero(lanes));
     const unsigned int source = shuffle_source(Op, lane, g.operands[lane], g.widths[lane]);

@@ -99,7 +99,23 @@ class worker {
   void cluster_wait(std::uint64_t phase);
   void* cluster_map_shared(void* address, unsigned int rank, const char* file, unsigned int line);
   unsigned int cluster_query_rank(const void* address);
-  warp_result warp_collective(const warp_call& call);
+  // A warp collective. Inline into the device entry point: most arrivals
+  // (31 of a full warp's 32 at each shuffle) join the warp's one pending
+  // collective and wait, and that path stays short; opening, completing
+  // and checking misuse are out of line (worker_warps.cpp).
+  [[gnu::always_inline]] warp_result warp_collective(const warp_call& call) {
+    fiber& self = *running_;
+    record_loop_progress(self);
+    if (self.grid_aborted()) abandon_thread();
+    const unsigned int tid = self.thread.linear_tid;
+    block_state& block = *self.thread.block;
+    if (!race::enabled && block.warp_of(tid).join_pending(self, tid % lanes_per_warp, call)) {
+      if (block.needs_starter()) start_fiber_for(block, /*run_next=*/false);
+      wait_at_token(self);
+      return self.warp_outcome;
+    }
+    return arrive_and_wait(self, block, call);
+  }
   // The legacy (CDP1) device-side cudaDeviceSynchronize(): the running
   // thread waits until every grid its block has launched so far has finished.
   void wait_for_block_children();

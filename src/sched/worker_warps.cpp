@@ -12,23 +12,6 @@
 
 namespace cusim::detail {
 
-warp_result worker::warp_collective(const warp_call& call) {
-  fiber& self = *running_;
-  record_loop_progress(self);
-  if (self.grid_aborted()) abandon_thread();
-  const unsigned int tid = self.thread.linear_tid;
-  block_state& block = *self.thread.block;
-  // Most arrivals (31 of a full warp's 32 at each shuffle) join the warp's
-  // one pending collective and wait: that path stays short, and opening,
-  // completing and checking misuse are out of line.
-  if (!race::enabled && block.warp_of(tid).join_pending(self, tid % lanes_per_warp, call)) {
-    if (block.needs_starter()) start_fiber_for(block, /*run_next=*/false);
-    wait_at_token(self);
-    return self.warp_outcome;
-  }
-  return arrive_and_wait(self, block, call);
-}
-
 warp_result worker::arrive_and_wait(fiber& self, block_state& block, const warp_call& call) {
   {
     race::runtime_scope bookkeeping;
