@@ -27,9 +27,7 @@ namespace cusim::detail {
 namespace {
 
 // Device code called from the host (a kernel called like a plain function, say).
-// Cold and out of line: the callers, every barrier's and collective's path,
-// then keep their arguments where they came (no registers saved).
-[[noreturn, gnu::cold, gnu::noinline]] void called_outside_kernel(const char* what) {
+[[noreturn]] void called_outside_kernel(const char* what) {
   fatal("{} was called outside a kernel: device code must run through a launch (<<<...>>> or cusim::launch)", what);
 }
 

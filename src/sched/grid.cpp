@@ -73,12 +73,9 @@ void grid_job::add_activity(const block_activity& block) {
   // once the grid is done). Most blocks of most kernels add nothing else.
   const bool shared = batches_ != nullptr;
   if (block != block_activity{}) {
-    if (shared) {
-      std::lock_guard lock(activity_mutex_);
-      activity_ += block;
-    } else {
-      activity_ += block;
-    }
+    std::unique_lock lock(activity_mutex_, std::defer_lock);
+    if (shared) lock.lock();
+    activity_ += block;
   }
   if (shared) {
     finished_blocks_.fetch_add(1, std::memory_order_relaxed);

@@ -95,13 +95,12 @@ std::uint32_t reduce(const warp_group& g) {
 namespace {
 
 // Shuffles, the most frequent collectives: the operation's rule chosen once
-// for the warp, each arrived lane visited once, its result handed to
-// `deliver(lane, bits)`.
+// for the warp, each arrived lane visited once.
 template <warp_op Op, class Deliver>
 void shuffle_results(const warp_group& g, unsigned int& unread, Deliver deliver) {
   if (g.arrived == ~0u) {  // the usual full warp: every lane read took part
     for (unsigned int lane = 0; lane < lanes_per_warp; ++lane) {
-      deliver(lane, g.values[shuffle_source(Op, lane, g.operands[lane], g.widths[lane])]);
+      deliver(lane, warp_result{g.values[shuffle_source(Op, lane, g.operands[lane], g.widths[lane])], 0, false});
     }
     return;
   }
@@ -109,32 +108,14 @@ void shuffle_results(const warp_group& g, unsigned int& unread, Deliver deliver)
     const auto lane = static_cast<unsigned int>(std::countr_zero(lanes));
     const unsigned int source = shuffle_source(Op, lane, g.operands[lane], g.widths[lane]);
     const bool read = (g.arrived & bit(source)) != 0;
-    deliver(lane, read ? g.values[source] : g.values[lane]);
+    deliver(lane, warp_result{read ? g.values[source] : g.values[lane], 0, false});
     if (!read) unread |= bit(source);
   }
 }
 
-// The same for any shuffle; false when `g` is not one.
+// Votes, match, reductions, __syncwarp and __activemask.
 template <class Deliver>
-bool deliver_shuffle_results(const warp_group& g, unsigned int& unread, Deliver deliver) {
-  switch (g.op) {
-    case warp_op::shfl_idx: shuffle_results<warp_op::shfl_idx>(g, unread, deliver); return true;
-    case warp_op::shfl_up: shuffle_results<warp_op::shfl_up>(g, unread, deliver); return true;
-    case warp_op::shfl_down: shuffle_results<warp_op::shfl_down>(g, unread, deliver); return true;
-    case warp_op::shfl_xor: shuffle_results<warp_op::shfl_xor>(g, unread, deliver); return true;
-    default: return false;
-  }
-}
-
-}  // namespace
-
-void compute_warp_results(const warp_group& g, std::array<warp_result, lanes_per_warp>& results,
-                          unsigned int& unread) {
-  if (deliver_shuffle_results(g, unread, [&](unsigned int lane, std::uint64_t bits) {
-        results[lane] = warp_result{bits, 0, false};
-      })) {
-    return;
-  }
+void other_results(const warp_group& g, Deliver deliver) {
   unsigned int true_lanes = 0;
   bool all_equal = true;
   const int first_lane = std::countr_zero(g.arrived);
@@ -146,8 +127,7 @@ void compute_warp_results(const warp_group& g, std::array<warp_result, lanes_per
   const std::uint32_t reduced = is_reduction(g.op) ? reduce(g) : 0;
   for (unsigned int lane = 0; lane < lanes_per_warp; ++lane) {
     if ((g.arrived & bit(lane)) == 0) continue;
-    warp_result& r = results[lane];
-    r = warp_result{0, 0, false};
+    warp_result r{0, 0, false};
     switch (g.op) {
       case warp_op::vote_all: r.value = true_lanes == g.arrived; break;
       case warp_op::vote_any: r.value = true_lanes != 0; break;
@@ -165,8 +145,27 @@ void compute_warp_results(const warp_group& g, std::array<warp_result, lanes_per
       case warp_op::sync: break;
       default: r.value = reduced; break;
     }
+    deliver(lane, r);
   }
 }
+
+// Each arrived lane's result, by CUDA's rules (PTX shfl.sync, vote.sync,
+// match.sync, redux.sync), handed to `deliver(lane, result)` in lane order.
+// A shuffle that reads a lane that did not take part gets its own value,
+// and `unread` collects the lanes read that way (CUDA leaves the value
+// undefined; the caller reports it).
+template <class Deliver>
+void warp_results(const warp_group& g, unsigned int& unread, Deliver deliver) {
+  switch (g.op) {
+    case warp_op::shfl_idx: return shuffle_results<warp_op::shfl_idx>(g, unread, deliver);
+    case warp_op::shfl_up: return shuffle_results<warp_op::shfl_up>(g, unread, deliver);
+    case warp_op::shfl_down: return shuffle_results<warp_op::shfl_down>(g, unread, deliver);
+    case warp_op::shfl_xor: return shuffle_results<warp_op::shfl_xor>(g, unread, deliver);
+    default: return other_results(g, deliver);
+  }
+}
+
+}  // namespace
 
 std::string describe_lanes(unsigned int lanes) {
   std::string text;
@@ -208,20 +207,11 @@ bool warp_state::quiescent() const {
 void warp_state::complete(std::size_t index, fiber_queue& woken) {
   const warp_group& g = groups_[index];
   unsigned int unread = 0;
-  // A shuffle's results go straight to its lanes' fibers, in lane order.
-  const bool shuffled = deliver_shuffle_results(g, unread, [&](unsigned int lane, std::uint64_t bits) {
-    g.fibers[lane]->warp_outcome = warp_result{bits, 0, false};
+  // The results go straight to the lanes' fibers, which wake in lane order.
+  warp_results(g, unread, [&](unsigned int lane, const warp_result& result) {
+    g.fibers[lane]->warp_outcome = result;
     woken.push_back(g.fibers[lane]);
   });
-  if (!shuffled) {
-    std::array<warp_result, lanes_per_warp> results;
-    compute_warp_results(g, results, unread);
-    for (unsigned int lanes = g.arrived; lanes != 0; lanes &= lanes - 1) {
-      const auto lane = static_cast<unsigned int>(std::countr_zero(lanes));
-      g.fibers[lane]->warp_outcome = results[lane];
-      woken.push_back(g.fibers[lane]);
-    }
-  }
   if (unread != 0 && unread_ == 0) {
     unread_file_ = g.file;
     unread_line_ = g.line;

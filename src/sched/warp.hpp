@@ -47,13 +47,6 @@ struct warp_group {
   std::int64_t started = 0;          // the timeline trace: the first lane's arrival
 };
 
-// Each arrived lane's result, by CUDA's rules (PTX shfl.sync, vote.sync,
-// match.sync, redux.sync). A shuffle that reads a lane that did not take part
-// gets its own value, and `unread` collects the lanes read that way (CUDA
-// leaves the value undefined; the caller reports it).
-void compute_warp_results(const warp_group& group, std::array<warp_result, lanes_per_warp>& results,
-                          unsigned int& unread);
-
 // "0-15,17,20-21"
 std::string describe_lanes(unsigned int lanes);
 
@@ -80,14 +73,11 @@ class warp_state {
   // false, having changed nothing, when arrive() must decide; otherwise as
   // arrive() (`completed`: the lane's own collective completed).
   bool arrive_usual(fiber& self, unsigned int lane, const warp_call& call, fiber_queue& woken, bool& completed) {
-    if (groups_.size() > 1 || call.op == warp_op::active_mask) return false;
-    if (groups_.empty()) {
-      open_group(call);
-    } else if (groups_.front().mask != call.mask || groups_.front().op != call.op) {
-      return false;
-    }
-    join(groups_.front(), self, lane, call);
-    completed = ready(groups_.front());
+    if (call.op == warp_op::active_mask) return false;
+    warp_group* group = groups_.empty() ? &open_group(call) : only_group_for(call);
+    if (group == nullptr) return false;
+    join(*group, self, lane, call);
+    completed = ready(*group);
     if (completed) complete(0, woken);
     return true;
   }
@@ -100,12 +90,11 @@ class warp_state {
   // joined (the lane then waits); false, having changed nothing, for
   // arrive_usual() or arrive() to decide.
   bool join_pending(fiber& self, unsigned int lane, const warp_call& call) {
-    if (groups_.size() != 1) return false;
-    warp_group& group = groups_.front();
-    if (group.mask != call.mask || group.op != call.op || call.op == warp_op::active_mask) return false;
+    warp_group* group = only_group_for(call);
+    if (group == nullptr || call.op == warp_op::active_mask) return false;
     if (!names_lane(call, lane) || (is_shuffle(call.op) && !is_shuffle_width(call.width))) return false;
-    if ((group.mask & present_ & ~exited_ & ~(group.arrived | 1u << lane)) == 0) return false;  // it would complete
-    join(group, self, lane, call);
+    if ((group->mask & present_ & ~exited_ & ~(group->arrived | 1u << lane)) == 0) return false;  // it would complete
+    join(*group, self, lane, call);
     return true;
   }
 
@@ -134,6 +123,13 @@ class warp_state {
   std::string describe_waits() const;
 
  private:
+  // The warp's only pending collective, if it is of `call`'s intrinsic and
+  // mask; otherwise null (none pending, several, or another).
+  warp_group* only_group_for(const warp_call& call) {
+    if (groups_.size() != 1) return nullptr;
+    warp_group& group = groups_.front();
+    return group.mask == call.mask && group.op == call.op ? &group : nullptr;
+  }
   bool ready(const warp_group& group) const { return (group.mask & present_ & ~exited_ & ~group.arrived) == 0; }
   bool quiescent() const;
   warp_group& open_group(const warp_call& call);

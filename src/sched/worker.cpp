@@ -373,9 +373,10 @@ void worker::fiber_loop(fiber& self) {
       if (next == &self) {
         bump(activity_.switches);  // as a resume(): the watchdog sees the worker move on
         note_running(self.thread);
-        continue;
+      } else {
+        hand_over(self, next);
       }
-      ready_.push_front(next);
+      continue;
     }
     switch_away(self);
   }

@@ -646,9 +646,7 @@ class rewriter {
     out_.resize(start);
     // Line breaks inside or after the callee go after the replacement.
     const auto callee_newlines = static_cast<std::size_t>(std::count(callee.begin(), callee.end(), '\n'));
-    for (char& c : callee) {
-      if (c == '\n') c = ' ';
-    }
+    std::replace(callee.begin(), callee.end(), '\n', ' ');
     while (!callee.empty() && std::isspace(static_cast<unsigned char>(callee.back()))) callee.pop_back();
     if (callee.empty()) throw rewrite_error("a <<<...>>> launch with no kernel before it");
     // The configuration runs to the first ">>>" outside brackets.
@@ -959,9 +957,7 @@ class rewriter {
       if (!pending_launch_bounds_.empty()) {
         attributes += ", (::cusim::detail::launch_bounds{" + pending_launch_bounds_ + "})";
       }
-      for (char& c : attributes) {
-        if (c == '\n') c = ' ';
-      }
+      std::replace(attributes.begin(), attributes.end(), '\n', ' ');
       pending_cluster_dims_.clear();
       pending_launch_bounds_.clear();
     }
@@ -1005,9 +1001,7 @@ class rewriter {
     const std::optional<std::string> arguments = own_template_arguments(head);
     if (!arguments) return;  // an unnamed parameter, or an explicit specialization (`template <>`)
     std::string instance = "static_cast<void (*)" + parameters + ">(" + address + *arguments + ")";
-    for (char& c : instance) {
-      if (c == '\n') c = ' ';
-    }
+    std::replace(instance.begin(), instance.end(), '\n', ' ');
     insert_when_reached(open + 1, " (void)::cusim::detail::registered_template_kernel<" + instance + ", \"" + name +
                                       "\"" + take_pending_attributes() + ">::registration;");
   }
