@@ -31,7 +31,7 @@ TEST_CASE("consecutive words are conflict-free", "[accesses]") {
   expect_cost(shared_request_cost(strided(0x1000, 4, 4)), 1, 1);
 }
 
-TEST_CASE("a column of a 32x32 float tile hits one bank 32 times; padding spreads it", "[accesses]") {
+TEST_CASE("a column of a 32x32 float tile hits one bank 32 times, and padding spreads it", "[accesses]") {
   CHECK(shared_request_cost(strided(0x1000, 32 * 4, 4)).actual == 32);
   CHECK(shared_request_cost(strided(0x1000, 33 * 4, 4)).actual == 1);
 }

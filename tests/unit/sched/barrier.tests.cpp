@@ -110,7 +110,7 @@ TEST_CASE("barrier: __syncthreads_count, _and and _or reduce the predicate over 
   CHECK(out[4] == 0);
 }
 
-TEST_CASE("barrier: a barrier-free kernel runs a block's threads on one fiber; waiting threads get one each",
+TEST_CASE("barrier: a barrier-free kernel runs a block's threads on one fiber, waiting threads get one each",
           "[sched][barrier][fiber][quick]") {
   engine_shape shape(1, 1);
   device_buffer<std::uintptr_t> addresses(256);

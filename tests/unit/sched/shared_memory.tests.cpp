@@ -84,7 +84,7 @@ TEST_CASE("shared memory: storage stays per block under every engine shape", "[s
   CHECK(broken[0] == 0);
 }
 
-TEST_CASE("shared memory: templates get one slot per instantiation; scalars, structs and 2D arrays work",
+TEST_CASE("shared memory: templates get one slot per instantiation, and scalars, structs and 2D arrays work",
           "[sched][shared][quick]") {
   CUSIM_ENGINE_SHAPES();
   device_buffer<int> i(1), s(1);

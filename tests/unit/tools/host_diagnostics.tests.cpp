@@ -82,7 +82,7 @@ TEST_CASE("cusim-cc host diagnostics: errors without a place, fatal errors, colo
   CHECK(read_host_errors("a.cu:99999999999999999999:7: error: y\n", line_3).accounted_for == 0);
 }
 
-TEST_CASE("cusim-cc host diagnostics: a line clang alone flags keeps g++'s messages; a group ends an instantiation's path",
+TEST_CASE("cusim-cc host diagnostics: a line clang alone flags keeps g++'s messages, and a group ends an instantiation's path",
           "[tools][host_diagnostics][quick]") {
   // clang flags line 6, which g++ takes (a launch spelt `k << < 1, 32 >> > (d)`
   // clang reads as shifts), and line 7, where both report.
