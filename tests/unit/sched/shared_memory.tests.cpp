@@ -25,7 +25,7 @@ void templated_shared(T* out) {
   __syncthreads();
   atomicAdd(&total, values[threadIdx.x]);
   __syncthreads();
-  if (threadIdx.x == 0) *out = total;
+  if (threadIdx.x == 0) out[blockIdx.x] = total;  // each block its own: two writing one place race
 }
 
 struct particle {
@@ -87,14 +87,16 @@ TEST_CASE("shared memory: storage stays per block under every engine shape", "[s
 TEST_CASE("shared memory: templates get one slot per instantiation, and scalars, structs and 2D arrays work",
           "[sched][shared][quick]") {
   CUSIM_ENGINE_SHAPES();
-  device_buffer<int> i(1), s(1);
-  device_buffer<float> f(1);
+  device_buffer<int> i(2), s(1);
+  device_buffer<float> f(2);
   REQUIRE(cusim::launch(templated_shared<int>, 2, 32)(i.data) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   REQUIRE(cusim::launch(templated_shared<float>, 2, 32)(f.data) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   CHECK(i[0] == 496);
+  CHECK(i[1] == 496);
   CHECK(f[0] == 496.0f);
+  CHECK(f[1] == 496.0f);
   REQUIRE(cusim::launch(shared_struct_and_2d, 1, 32)(s.data) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // launches are asynchronous
   CHECK(s[0] == 31 + 7);
