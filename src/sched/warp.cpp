@@ -218,6 +218,11 @@ void warp_state::complete(std::size_t index, fiber_queue& woken) {
     unread_op_ = g.op;
   }
   unread_ |= unread;
+  // Complete, so lanes named by its mask that had not joined it exited.
+  const unsigned int deserters = g.mask & g.disputed & ~g.arrived;
+  if (deserters != 0 && disagreement_.lanes == 0) {
+    disagreement_ = {deserters, g.op, g.file, g.line, g.mask, g.other_mask, g.arrived};
+  }
   if (g.op != warp_op::active_mask) {
     ++completed_;
     if (trace::enabled) trace::collective(block_->trace_identity(), index_, warp_op_name(g.op), g.started, trace::now(), g.file, g.line);
@@ -256,10 +261,10 @@ void warp_state::complete_ready_groups(fiber_queue& woken) {
 // it (cg::binary_partition's halves reducing, each with its own mask, while
 // lanes that finished wait at the tile's sync): it gets there later. Misuse
 // is a lane arriving with the mask of a pending collective but another
-// intrinsic, or at the same call as a pending collective whose mask
-// overlaps its own but differs (lanes that disagree on the mask); other
-// masks that overlap and wait for each other are a deadlock, which the
-// block's progress check reports (worker.cpp).
+// intrinsic, or, found later, lanes that disagree on the mask
+// (warp_state::disagreement); other masks that overlap and wait for each
+// other are a deadlock, which the block's progress check reports
+// (worker.cpp).
 warp_state::arrival warp_state::arrive(fiber& self, unsigned int lane, const warp_call& call, fiber_queue& woken,
                                        std::string& expected) {
   // __activemask groups gather the lanes reaching one call site together.
@@ -269,16 +274,18 @@ warp_state::arrival warp_state::arrive(fiber& self, unsigned int lane, const war
                   : g.op != warp_op::active_mask && g.mask == call.mask;
   });
   if (it == groups_.end() && !active) {
-    // No collective of its mask: one at the same call with a mask that
-    // shares lanes with its own is the collective it should have joined.
-    it = std::find_if(groups_.begin(), groups_.end(), [&](const warp_group& g) {
-      return g.op == call.op && g.line == call.line && g.file == call.file && (g.mask & call.mask) != 0;
-    });
-    if (it != groups_.end()) {
-      expected = fmt::format("{} ({}:{}) with mask {:#010x} (its own is {:#010x}), where lanes {} wait",
-                             warp_op_name(it->op), it->file, it->line, it->mask, call.mask, describe_lanes(it->arrived));
-      return arrival::mismatch;
+    // No collective of its mask: those at the same call whose masks overlap
+    // its own are disputed (warp_state::disagreement).
+    warp_group& opened = open_group(call);
+    for (warp_group& g : groups_) {
+      const unsigned int shared = g.mask & call.mask;
+      if (&g == &opened || g.op != call.op || g.line != call.line || g.file != call.file || shared == 0) continue;
+      g.disputed |= shared;
+      g.other_mask = call.mask;
+      opened.disputed |= shared;
+      opened.other_mask = g.mask;
     }
+    it = groups_.end() - 1;
   }
   if (it != groups_.end() && !active && it->op != call.op) {
     expected = fmt::format("{} ({}:{}) with mask {:#010x}, where lanes {} wait", warp_op_name(it->op), it->file,

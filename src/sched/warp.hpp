@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <cusim/detail/warp_api.hpp>
@@ -43,6 +44,11 @@ struct warp_group {
   std::array<unsigned int, lanes_per_warp> operands;
   std::array<unsigned int, lanes_per_warp> widths;
   std::array<fiber*, lanes_per_warp> fibers;
+  // Lanes its mask names that a collective at the same call waits for with
+  // another mask (`other_mask`): should one of them exit without joining
+  // this one, the lanes disagreed on the mask (warp_state::disagreement).
+  unsigned int disputed = 0;
+  unsigned int other_mask = 0;
   const void* race_token = nullptr;  // race checking (sched/race_check.hpp)
   std::int64_t started = 0;          // the timeline trace: the first lane's arrival
 };
@@ -115,9 +121,26 @@ class warp_state {
   // Collectives completed since reset (not __activemask), for the kernel report.
   unsigned long long completed_collectives() const { return completed_; }
 
-  // Lanes that read from lanes that did not take part, since the last call.
-  bool has_unread() const { return unread_ != 0; }
+  // Something for the worker to report since it last asked: lanes that read
+  // from lanes that did not take part, or a disagreement (below).
+  bool has_news() const { return (unread_ | disagreement_.lanes) != 0; }
   unsigned int take_unread(const char*& file, unsigned int& line, warp_op& op);
+
+  // Lanes that called one intrinsic at one call with masks that overlap
+  // and differ (`masks_disagree` in tests/semantics/warp/warp_errors.cu). At
+  // the call nothing tells it from lanes that are one pass of a loop ahead
+  // and called it with that pass's mask, which is legal (the lanes of the
+  // earlier pass join theirs later); so both collectives wait, and the
+  // disagreement shows when one completes without lanes its mask names
+  // that had called the other: they exited instead.
+  struct disagreement {
+    unsigned int lanes = 0;  // the lanes that called with other_mask and exited
+    warp_op op{};
+    const char* file = nullptr;
+    unsigned int line = 0;
+    unsigned int mask = 0, other_mask = 0, arrived = 0;
+  };
+  disagreement take_disagreement() { return std::exchange(disagreement_, {}); }
 
   // The pending collectives, for a report of a block that cannot go on.
   std::string describe_waits() const;
@@ -155,6 +178,7 @@ class warp_state {
   const char* unread_file_ = nullptr;
   unsigned int unread_line_ = 0;
   warp_op unread_op_{};
+  disagreement disagreement_;
 };
 
 }  // namespace cusim::detail

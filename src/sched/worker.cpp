@@ -523,7 +523,7 @@ bool worker::threads_ended(block_state& block, unsigned int first, unsigned int 
     block.release_if_exits_completed(woken);
   }
   for (unsigned int t = first; t < end; t += lanes_per_warp - t % lanes_per_warp) {
-    if (block.warp_of(t).has_unread()) report_unread_lanes(block, t);
+    if (block.warp_of(t).has_news()) report_warp_news(block, t);
   }
   ready_.append(woken);
   if (cooperative) grid_threads_exited(count);

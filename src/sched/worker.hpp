@@ -199,7 +199,7 @@ class worker {
   void wake_warp(fiber_queue& lanes);
   unsigned int warp_turns_ = 0;  // collectives completed in a row whose lanes ran first
   // Shuffles of `block` that read lanes that took no part: reported once per call site.
-  void report_unread_lanes(block_state& block, unsigned int linear_tid);
+  bool report_warp_news(block_state& block, unsigned int linear_tid);
   // Runs the block's unstarted threads on `self`, one after another, until
   // none is left or one of them must wait (another fiber then goes on with
   // the rest). True when the last one ended the block.

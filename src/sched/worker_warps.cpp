@@ -31,7 +31,7 @@ warp_result worker::arrive_and_wait(fiber& self, block_state& block, const warp_
       if (arrival == warp_state::arrival::mismatch) abandon_thread();
       completed = arrival == warp_state::arrival::completed;
     }
-    if (warp.has_unread()) report_unread_lanes(block, tid);
+    if (warp.has_news() && report_warp_news(block, tid)) abandon_thread();
     if (completed) {
       wake_warp(woken);
     } else {
@@ -105,18 +105,32 @@ void worker::fail_warp_call(const warp_call& call, const std::string& problem) {
   t.block->grid().abort(cudaErrorLaunchFailure);
 }
 
-void worker::report_unread_lanes(block_state& block, unsigned int linear_tid) {
+// What a warp's collectives found for reports (warp_state::has_news): true
+// when it failed the grid.
+bool worker::report_warp_news(block_state& block, unsigned int linear_tid) {
+  warp_state& warp = block.warp_of(linear_tid);
+  const uint3 b = block.block_idx();
   const char* file = nullptr;
   unsigned int line = 0;
   warp_op op{};
-  const unsigned int lanes = block.warp_of(linear_tid).take_unread(file, line, op);
-  if (lanes == 0 || !block.grid().first_report_at(file, line)) return;
-  const uint3 b = block.block_idx();
-  report("kernel {}: block ({},{},{}), warp {}: {} at {}:{} read lanes {}, which did not take part (exited, not in "
-         "the mask, or past the end of a partial warp). CUDA leaves what they read undefined; cusim gave each "
-         "reading lane its own value. (Reported once per call site and launch.)",
-         block.grid().kernel_name(), b.x, b.y, b.z, linear_tid / lanes_per_warp, warp_op_name(op), file, line,
-         describe_lanes(lanes));
+  const unsigned int unread = warp.take_unread(file, line, op);
+  if (unread != 0 && block.grid().first_report_at(file, line)) {
+    report("kernel {}: block ({},{},{}), warp {}: {} at {}:{} read lanes {}, which did not take part (exited, not in "
+           "the mask, or past the end of a partial warp). CUDA leaves what they read undefined; cusim gave each "
+           "reading lane its own value. (Reported once per call site and launch.)",
+           block.grid().kernel_name(), b.x, b.y, b.z, linear_tid / lanes_per_warp, warp_op_name(op), file, line,
+           describe_lanes(unread));
+  }
+  const warp_state::disagreement d = warp.take_disagreement();
+  if (d.lanes == 0) return false;
+  report("kernel {}: block ({},{},{}), warp {}: lanes {} called {} at {}:{} with mask {:#010x}, which names lanes "
+         "{}, but those called it with mask {:#010x} instead and exited: every lane named in a mask must call the same "
+         "intrinsic with the same mask. The grid stops (cudaErrorLaunchFailure).",
+         block.grid().kernel_name(), b.x, b.y, b.z, linear_tid / lanes_per_warp, describe_lanes(d.arrived),
+         warp_op_name(d.op), d.file, d.line, d.mask, describe_lanes(d.lanes), d.other_mask);
+  note_schedule_for_replay();
+  block.grid().abort(cudaErrorLaunchFailure);
+  return true;
 }
 
 }  // namespace cusim::detail

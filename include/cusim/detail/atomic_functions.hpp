@@ -10,12 +10,16 @@
 // block reading what the others wrote) as synchronised, not as races. Code
 // that needs a fence it lacks is not caught this way (docs/design.md).
 #pragma once
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 
 #include <cusim/detail/atomic16.hpp>
 #include <cusim/detail/atomic_cell.hpp>
+#include <cusim/detail/device_api.hpp>
+#include <cusim/detail/device_intrinsics.hpp>
 #include <cusim/detail/progress.hpp>
+#include <vector_types.h>
 
 namespace cusim::detail {
 
@@ -63,8 +67,6 @@ T atomic_apply(T* address, F operation) {
 #define CUSIM_ATOMIC_EXTREMES_(T) CUSIM_ATOMIC_EXTREME_(atomicMin, T, <) CUSIM_ATOMIC_EXTREME_(atomicMax, T, >)
 
 CUSIM_ATOMIC_INTEGERS_(atomicAdd, ref.fetch_add(value, atomic_order))
-CUSIM_ATOMIC_(atomicAdd, float, ref.fetch_add(value, atomic_order))
-CUSIM_ATOMIC_(atomicAdd, double, ref.fetch_add(value, atomic_order))
 CUSIM_ATOMIC_(atomicSub, int, ref.fetch_sub(value, atomic_order))
 CUSIM_ATOMIC_(atomicSub, unsigned int, ref.fetch_sub(value, atomic_order))
 CUSIM_ATOMIC_INTEGERS_(atomicExch, ref.exchange(value, atomic_order))
@@ -97,6 +99,46 @@ CUSIM_ATOMIC_CAS_(unsigned int)
 CUSIM_ATOMIC_CAS_(unsigned long long)
 CUSIM_ATOMIC_CAS_(unsigned short)
 #undef CUSIM_ATOMIC_CAS_
+namespace cusim::detail {
+// A GPU's float atomic add, as an H100 gives it (diff.generated.atomics.*):
+// rounded to nearest, a NaN result the canonical 0x7fffffff; in global
+// memory (atom.global.add.f32) denormal inputs and results flush to zero of
+// their sign, in shared memory they stay.
+inline float flushed(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
+inline float atomic_float_sum(float old, float value, bool shared) {
+  const float sum = shared ? old + value : flushed(flushed(old) + flushed(value));
+  return sum != sum ? __builtin_bit_cast(float, 0x7fffffffu) : sum;
+}
+// A double one keeps denormals. A NaN operand: in global memory its bits
+// come back unchanged, signalling or not (the added value's before the old
+// one's); in shared memory (an add in a compare-and-swap loop) quieted, the
+// old value's before the added one's.
+inline double atomic_double_sum(double old, double value, bool shared) {
+  if (shared) return propagated_nan(old + value, value, old);
+  if (value != value) return value;
+  return old != old ? old : old + value;
+}
+}  // namespace cusim::detail
+inline float atomicAdd(float* address, float value) {
+  const bool shared = cusim::detail::in_shared_memory(address);
+  return cusim::detail::atomic_update(
+      address, [value, shared](float old) { return cusim::detail::atomic_float_sum(old, value, shared); });
+}
+inline double atomicAdd(double* address, double value) {
+  const bool shared = cusim::detail::in_shared_memory(address);
+  return cusim::detail::atomic_update(
+      address, [value, shared](double old) { return cusim::detail::atomic_double_sum(old, value, shared); });
+}
+// sm_90's vector adds: each element is one atomic add, as CUDA promises
+// (the vector as a whole is not atomic). nvcc takes them for sm_90 and
+// later, on global memory; cusim on every profile and address.
+inline float2 atomicAdd(float2* address, float2 value) {
+  return float2{atomicAdd(&address->x, value.x), atomicAdd(&address->y, value.y)};
+}
+inline float4 atomicAdd(float4* address, float4 value) {
+  return float4{atomicAdd(&address->x, value.x), atomicAdd(&address->y, value.y), atomicAdd(&address->z, value.z),
+                atomicAdd(&address->w, value.w)};
+}
 // ((old >= limit) ? 0 : old + 1) and ((old == 0 || old > limit) ? limit : old - 1), as CUDA defines them.
 inline unsigned int atomicInc(unsigned int* address, unsigned int limit) {
   return cusim::detail::atomic_update(address, [limit](unsigned int old) { return old >= limit ? 0u : old + 1; });

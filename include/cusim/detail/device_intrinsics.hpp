@@ -53,6 +53,21 @@ I saturating_cast(F x) {
 // whatever NaN the inputs held (x86 gives 0xffc00000 or the input's).
 inline float canonical_nan(float x) { return std::isnan(x) ? __builtin_bit_cast(float, 0x7fffffffu) : x; }
 
+// A double operation's NaN result as a GPU gives it: of the operands that
+// are NaNs, the one the H100 (with nvcc 13's code) gives, quieted; they
+// come last-wins: (a, b) for add, subtract and multiply, (b, a) for
+// divide, (a, c, b) for fma (diff.generated.arithmetic.*). x86 gives the
+// first source register's, which depends on how the compiler ordered a
+// commutative operation. Without one (an invalid operation such as
+// inf - inf) the default NaN 0xfff8000000000000, as on x86.
+template <class... D>
+double propagated_nan(double result, D... operands) {
+  if (!std::isnan(result)) return result;
+  double last = result;
+  ((last = std::isnan(operands) ? operands : last), ...);
+  return __builtin_bit_cast(double, __builtin_bit_cast(unsigned long long, last) | 0x0008000000000000ull);
+}
+
 }  // namespace cusim::detail
 
 // Integers and bits.
@@ -191,13 +206,13 @@ inline double __hiloint2double(int hi, int lo) {
   inline float __frcp_##suffix(float a) { return cusim::detail::canonical_nan(cusim::detail::with_rounding<float>(mode, [](auto a) { return 1.0f / a; }, a)); } \
   inline float __fsqrt_##suffix(float a) { return cusim::detail::canonical_nan(cusim::detail::with_rounding<float>(mode, [](auto a) { return std::sqrt(a); }, a)); } \
   inline float __fmaf_##suffix(float a, float b, float c) { return cusim::detail::canonical_nan(cusim::detail::with_rounding<float>(mode, [](auto a, auto b, auto c) { return std::fma(a, b, c); }, a, b, c)); } \
-  inline double __dadd_##suffix(double a, double b) { return cusim::detail::with_rounding<double>(mode, [](auto a, auto b) { return a + b; }, a, b); } \
-  inline double __dsub_##suffix(double a, double b) { return cusim::detail::with_rounding<double>(mode, [](auto a, auto b) { return a - b; }, a, b); } \
-  inline double __dmul_##suffix(double a, double b) { return cusim::detail::with_rounding<double>(mode, [](auto a, auto b) { return a * b; }, a, b); } \
-  inline double __ddiv_##suffix(double a, double b) { return cusim::detail::with_rounding<double>(mode, [](auto a, auto b) { return a / b; }, a, b); } \
+  inline double __dadd_##suffix(double a, double b) { return cusim::detail::propagated_nan(cusim::detail::with_rounding<double>(mode, [](auto a, auto b) { return a + b; }, a, b), a, b); } \
+  inline double __dsub_##suffix(double a, double b) { return cusim::detail::propagated_nan(cusim::detail::with_rounding<double>(mode, [](auto a, auto b) { return a - b; }, a, b), a, b); } \
+  inline double __dmul_##suffix(double a, double b) { return cusim::detail::propagated_nan(cusim::detail::with_rounding<double>(mode, [](auto a, auto b) { return a * b; }, a, b), a, b); } \
+  inline double __ddiv_##suffix(double a, double b) { return cusim::detail::propagated_nan(cusim::detail::with_rounding<double>(mode, [](auto a, auto b) { return a / b; }, a, b), b, a); } \
   inline double __drcp_##suffix(double a) { return cusim::detail::with_rounding<double>(mode, [](auto a) { return 1.0 / a; }, a); } \
   inline double __dsqrt_##suffix(double a) { return cusim::detail::with_rounding<double>(mode, [](auto a) { return std::sqrt(a); }, a); } \
-  inline double __fma_##suffix(double a, double b, double c) { return cusim::detail::with_rounding<double>(mode, [](auto a, auto b, auto c) { return std::fma(a, b, c); }, a, b, c); }
+  inline double __fma_##suffix(double a, double b, double c) { return cusim::detail::propagated_nan(cusim::detail::with_rounding<double>(mode, [](auto a, auto b, auto c) { return std::fma(a, b, c); }, a, b, c), a, c, b); }
 CUSIM_ROUNDED_(rn, FE_TONEAREST)
 CUSIM_ROUNDED_(rz, FE_TOWARDZERO)
 CUSIM_ROUNDED_(ru, FE_UPWARD)
