@@ -14,6 +14,7 @@
 
 #include <cooperative_groups.h>
 
+#include "bits.hpp"
 #include "random_cases.hpp"
 
 namespace cg = cooperative_groups;
@@ -23,14 +24,6 @@ struct cluster_case {
   unsigned rank_step[rounds], index_stride[rounds], writes[rounds];
   unsigned seed;
 };
-
-__device__ unsigned mix(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  return x ^ (x >> 16);
-}
 
 __global__ void run_case(cluster_case c, unsigned* results) {
   extern __shared__ unsigned cells[];

@@ -17,6 +17,7 @@
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
 
+#include "bits.hpp"
 #include "random_cases.hpp"
 
 namespace cg = cooperative_groups;
@@ -47,14 +48,6 @@ struct group_case {
   unsigned threads, ops, seed;
   op_spec op[max_ops];
 };
-
-__device__ unsigned mix(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  return x ^ (x >> 16);
-}
 
 // A tile operation for tiles of a size known at compile time.
 template <unsigned Size>
