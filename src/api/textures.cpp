@@ -192,14 +192,60 @@ axis_index address(long long i, long long n, cudaTextureAddressMode mode, bool n
   return {std::clamp(i, 0LL, n - 1), false};
 }
 
-// The texel coordinate of `u` along an axis of `n` texels.
-float texel_coordinate(float u, long long n, bool normalized) { return normalized ? u * static_cast<float>(n) : u; }
+// The texel coordinate of `u` along an axis of `n` texels, as an H100
+// computes it (diff.generated.textures.*): a NaN is 0; a normalised
+// coordinate goes to fixed point with 21 fractional bits, rounded down (a
+// denormal flushed to 0 first), so u = k/n, which binary cannot hold,
+// reads texel k - 1; it is folded into [0, 1) by wrap or mirror (an
+// infinity, or a float too large to have a fraction, folds to 0) and then
+// scaled by n.
+constexpr int normalized_fraction_bits = 21;
+double texel_coordinate(float u, long long n, bool normalized, cudaTextureAddressMode mode) {
+  if (std::isnan(u)) return 0;
+  if (!normalized) return u;
+  constexpr double one = 1 << normalized_fraction_bits;
+  const bool folds = mode == cudaAddressModeWrap || mode == cudaAddressModeMirror;
+  if (std::fpclassify(u) == FP_SUBNORMAL) u = 0;
+  if (!folds) return std::floor(static_cast<double>(u) * one) / one * static_cast<double>(n);
+  if (!(std::fabs(u) < 0x1p24f)) return 0;  // infinite, or an even integer
+  const auto fixed = static_cast<long long>(std::floor(static_cast<double>(u) * one));
+  const auto unit = static_cast<long long>(one);
+  long long folded;
+  if (mode == cudaAddressModeWrap) {
+    folded = ((fixed % unit) + unit) % unit;
+  } else {
+    folded = ((fixed % (2 * unit)) + 2 * unit) % (2 * unit);
+    if (folded >= unit) folded = 2 * unit - 1 - folded;  // mirrored as texel indices are: 1.5 reads below 0.5
+  }
+  return static_cast<double>(folded) / one * static_cast<double>(n);
+}
 
-// floor(x) as an index: a NaN reads texel 0, and huge values stay far
-// outside any array without overflowing.
-long long index_below(float x) {
-  if (std::isnan(x)) return 0;
-  return static_cast<long long>(std::clamp(std::floor(x), -1e12f, 1e12f));
+// floor(x) as an index (huge values stay far outside any array without
+// overflowing).
+long long index_below(double x) { return static_cast<long long>(std::clamp(std::floor(x), -1e12, 1e12)); }
+
+// The largest texel value of a normalised read of an integer format of up
+// to 16 bits (255, 127, 65535, 32767); 0 for other formats and reads.
+int normalized_levels(const texture_record& r) {
+  const cudaChannelFormatDesc& f = r.format;
+  if (r.texture.readMode != cudaReadModeNormalizedFloat || f.f == cudaChannelFormatKindFloat || f.x > 16) return 0;
+  return (1 << (f.f == cudaChannelFormatKindSigned ? f.x - 1 : f.x)) - 1;
+}
+
+// A border colour as the texture reads it: through the texel format, so a
+// normalised read of an integer format gets it clamped to the format's
+// range and rounded to one of its steps, as an H100 gives it: the product
+// with the largest value is rounded to float, then to an integer with
+// halves toward zero (0.1 reads back as 25/255 from 8 bits). A NaN is 0.
+float border_channel(float colour, const cudaChannelFormatDesc& f, bool normalized_read) {
+  if (!normalized_read || f.f == cudaChannelFormatKindFloat || f.x >= 32) return colour;
+  if (std::isnan(colour)) return 0;
+  const bool is_signed = f.f == cudaChannelFormatKindSigned;
+  const float largest = static_cast<float>((1u << (is_signed ? f.x - 1 : f.x)) - 1);
+  const float clamped = std::clamp(colour, is_signed ? -1.0f : 0.0f, 1.0f);
+  const float scaled = clamped * largest;
+  const float steps = std::copysign(std::ceil(std::fabs(scaled) - 0.5f), scaled);
+  return steps / largest;
 }
 
 struct sampler {
@@ -220,9 +266,12 @@ struct sampler {
   }
   texel border() const {
     texel t{};
+    const int levels = normalized_levels(r);
     for (int c = 0; c < 4; ++c) {
-      t.f[c] = r.texture.borderColor[c];
-      t.bits[c] = static_cast<std::uint32_t>(static_cast<std::int32_t>(r.texture.borderColor[c]));
+      t.f[c] = border_channel(r.texture.borderColor[c], r.format, r.texture.readMode == cudaReadModeNormalizedFloat);
+      // A normalised read's border as a texel value (linear() filters those).
+      const float value = levels != 0 ? std::nearbyint(t.f[c] * static_cast<float>(levels)) : r.texture.borderColor[c];
+      t.bits[c] = static_cast<std::uint32_t>(static_cast<std::int32_t>(value));
     }
     return t;
   }
@@ -237,18 +286,12 @@ struct sampler {
   texel point(const float* coords, const long long* sizes, int dims, std::size_t layer) const {
     axis_index axes[3];
     for (int d = 0; d < dims; ++d) {
-      float u = coords[d];
       const long long n = sizes[d];
       const auto mode = this->mode(d);
-      if (normalized && (mode == cudaAddressModeWrap || mode == cudaAddressModeMirror)) {
-        // Folded into [0, 1) first, then scaled.
-        const float whole = std::floor(u);
-        u -= whole;
-        if (mode == cudaAddressModeMirror && static_cast<long long>(whole) % 2 != 0) u = 1.0f - u;
-        axes[d] = {std::clamp(index_below(u * static_cast<float>(n)), 0LL, n - 1), false};
-      } else {
-        axes[d] = address(index_below(texel_coordinate(u, n, normalized)), n, mode, false);
-      }
+      const long long i = index_below(texel_coordinate(coords[d], n, normalized, mode));
+      // A folded coordinate is in [0, n]: its index needs only a clamp.
+      const bool folded = normalized && (mode == cudaAddressModeWrap || mode == cudaAddressModeMirror);
+      axes[d] = folded ? axis_index{std::clamp(i, 0LL, n - 1), false} : address(i, n, mode, false);
     }
     return fetch(axes, dims, layer);
   }
@@ -265,10 +308,11 @@ struct sampler {
     long long low[3];
     int weight[3];
     for (int d = 0; d < dims; ++d) {
-      const float x = texel_coordinate(coords[d], sizes[d], normalized) - 0.5f;
-      const float whole = std::floor(x);
+      const double x = texel_coordinate(coords[d], sizes[d], normalized, mode(d)) - 0.5;
+      const double whole = std::floor(x);
       low[d] = index_below(x);
-      weight[d] = std::isfinite(x) ? static_cast<int>(std::nearbyint((x - whole) * 256.0f)) : 0;
+      // In 256ths, rounded half up (an H100's: x.5 + 1/512 weighs the next texel 1/256).
+      weight[d] = std::isfinite(x) ? static_cast<int>(std::floor((x - whole) * 256.0 + 0.5)) : 0;
     }
     // Corner c of the plane: bit 0 the higher x, bit 1 the higher y.
     int plane[4] = {256 - weight[0], weight[0], 0, 0};
@@ -281,6 +325,8 @@ struct sampler {
     }
     const int plane_axes = std::min(dims, 2);
     texel sum{};
+    const int levels = normalized_levels(r);
+    double value_sum[4] = {};  // of the texel values, weighted in 65536ths (normalised integer formats)
     for (int slice = 0; slice < (dims == 3 ? 2 : 1); ++slice) {
       const float slice_weight = dims == 3 ? static_cast<float>(slice ? weight[2] : 256 - weight[2]) / 256.0f : 1.0f;
       if (slice_weight == 0.0f) continue;
@@ -294,6 +340,23 @@ struct sampler {
         const texel t = fetch(axes, dims, layer);
         const float w = slice_weight * static_cast<float>(plane[corner]) / 256.0f;
         for (int c = 0; c < 4; ++c) sum.f[c] += w * t.f[c];
+        if (levels != 0) {
+          const double corner_weight = slice_weight * 256.0f * static_cast<float>(plane[corner]);
+          for (int c = 0; c < 4; ++c) {
+            const double value = std::max(static_cast<double>(static_cast<std::int32_t>(t.bits[c])), -double(levels));
+            value_sum[c] += corner_weight * value;
+          }
+        }
+      }
+    }
+    // An H100 filters normalised 8- and 16-bit texels as 16-bit ones and
+    // gives the result as one too: a step of 1/65535 unsigned, 1/32767
+    // signed, rounded half up (8-bit texels so read back within 2^-17 of
+    // the exact filter).
+    if (levels != 0) {
+      const double steps = r.format.f == cudaChannelFormatKindSigned ? 32767.0 : 65535.0;
+      for (int c = 0; c < 4; ++c) {
+        sum.f[c] = static_cast<float>(std::floor(value_sum[c] * steps / (65536.0 * levels) + 0.5) / steps);
       }
     }
     for (int c = 0; c < 4; ++c) sum.bits[c] = std::bit_cast<std::uint32_t>(sum.f[c]);
@@ -393,7 +456,9 @@ texel texture_gather(cudaTextureObject_t object, float x, float y, int component
   const long long sizes[2] = {static_cast<long long>(r.width), static_cast<long long>(r.height)};
   long long low[2];
   const float coords[2] = {x, y};
-  for (int d = 0; d < 2; ++d) low[d] = index_below(texel_coordinate(coords[d], sizes[d], normalized) - 0.5f);
+  for (int d = 0; d < 2; ++d) {
+    low[d] = index_below(texel_coordinate(coords[d], sizes[d], normalized, r.texture.addressMode[d]) - 0.5);
+  }
   const int offsets[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
   texel out{};
   const int c = std::clamp(component, 0, 3);
