@@ -193,31 +193,21 @@ axis_index address(long long i, long long n, cudaTextureAddressMode mode, bool n
 }
 
 // The texel coordinate of `u` along an axis of `n` texels, as an H100
-// computes it (diff.generated.textures.*): a NaN is 0; a normalised
-// coordinate goes to fixed point with 21 fractional bits, rounded down (a
-// denormal flushed to 0 first), so u = k/n, which binary cannot hold,
-// reads texel k - 1; it is folded into [0, 1) by wrap or mirror (an
-// infinity, or a float too large to have a fraction, folds to 0) and then
-// scaled by n.
-constexpr int normalized_fraction_bits = 21;
+// computes it (diff.generated.textures.*, and probes of mirror mode): a
+// NaN is 0; a normalised coordinate goes to fixed point with 21 fractional
+// bits, rounded down (a denormal flushed to 0), and is then scaled by n, so
+// u = k/n, which binary cannot hold, reads texel k - 1. Wrap and mirror
+// then apply to the texel index (address()), not to u: -k/n mirrors to
+// texel k - 1, 1.5 to just below 0.5. Under them an infinity, or a float
+// too large to have a fraction, is 0.
 double texel_coordinate(float u, long long n, bool normalized, cudaTextureAddressMode mode) {
   if (std::isnan(u)) return 0;
   if (!normalized) return u;
-  constexpr double one = 1 << normalized_fraction_bits;
-  const bool folds = mode == cudaAddressModeWrap || mode == cudaAddressModeMirror;
   if (std::fpclassify(u) == FP_SUBNORMAL) u = 0;
-  if (!folds) return std::floor(static_cast<double>(u) * one) / one * static_cast<double>(n);
-  if (!(std::fabs(u) < 0x1p24f)) return 0;  // infinite, or an even integer
-  const auto fixed = static_cast<long long>(std::floor(static_cast<double>(u) * one));
-  const auto unit = static_cast<long long>(one);
-  long long folded;
-  if (mode == cudaAddressModeWrap) {
-    folded = ((fixed % unit) + unit) % unit;
-  } else {
-    folded = ((fixed % (2 * unit)) + 2 * unit) % (2 * unit);
-    if (folded >= unit) folded = 2 * unit - 1 - folded;  // mirrored as texel indices are: 1.5 reads below 0.5
-  }
-  return static_cast<double>(folded) / one * static_cast<double>(n);
+  const bool folds = mode == cudaAddressModeWrap || mode == cudaAddressModeMirror;
+  if (folds && !(std::fabs(u) < 0x1p24f)) return 0;  // infinite, or an even integer
+  constexpr double one = 1 << 21;
+  return std::floor(static_cast<double>(u) * one) / one * static_cast<double>(n);
 }
 
 // floor(x) as an index (huge values stay far outside any array without
@@ -288,10 +278,7 @@ struct sampler {
     for (int d = 0; d < dims; ++d) {
       const long long n = sizes[d];
       const auto mode = this->mode(d);
-      const long long i = index_below(texel_coordinate(coords[d], n, normalized, mode));
-      // A folded coordinate is in [0, n]: its index needs only a clamp.
-      const bool folded = normalized && (mode == cudaAddressModeWrap || mode == cudaAddressModeMirror);
-      axes[d] = folded ? axis_index{std::clamp(i, 0LL, n - 1), false} : address(i, n, mode, false);
+      axes[d] = address(index_below(texel_coordinate(coords[d], n, normalized, mode)), n, mode, normalized);
     }
     return fetch(axes, dims, layer);
   }
@@ -305,8 +292,8 @@ struct sampler {
   // the third fraction (an H100 differs from that by a few 256ths of a
   // texel step: docs/textures.md).
   texel linear(const float* coords, const long long* sizes, int dims, std::size_t layer) const {
-    long long low[3];
-    int weight[3];
+    long long low[3] = {};
+    int weight[3] = {};
     for (int d = 0; d < dims; ++d) {
       const double x = texel_coordinate(coords[d], sizes[d], normalized, mode(d)) - 0.5;
       const double whole = std::floor(x);

@@ -100,11 +100,6 @@ int main(int argc, char** argv) {
     for (float2& p : at) {
       p.x = coordinate(r, width, normalized);
       p.y = coordinate(r, height, normalized);
-      // Mirrored normalised coordinates outside [0, 1]: where one lands on a
-      // texel boundary, an H100 may read the texel beside cusim's
-      // (docs/textures.md), so mirror mode gets coordinates inside.
-      if (normalized && mode_x == 3 && std::isfinite(p.x)) p.x = std::fabs(p.x) - std::floor(std::fabs(p.x));
-      if (normalized && mode_y == 3 && std::isfinite(p.y)) p.y = std::fabs(p.y) - std::floor(std::fabs(p.y));
     }
     cudaMemcpy(device_at, at, sizeof at, cudaMemcpyHostToDevice);
     fetch<<<1, fetches>>>(texture, format == texel_uchar4, device_at, device_out);
