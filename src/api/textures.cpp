@@ -353,7 +353,17 @@ struct sampler {
   texel sample(const float* coords, int dims, std::size_t layer) const {
     const long long sizes[3] = {static_cast<long long>(r.width), static_cast<long long>(r.height),
                                 static_cast<long long>(r.depth)};
-    if (r.texture.filterMode == cudaFilterModeLinear && floats) return linear(coords, sizes, dims, layer);
+    if (r.texture.filterMode == cudaFilterModeLinear && floats) {
+      if (dims == 1) {
+        // An H100 filters a 1D texture as a 2D one of one row read at
+        // y = 0, the row's edge: in border mode half the weight goes to the
+        // border colour (diff.generated.texture_shapes.*).
+        const float plane_coords[2] = {coords[0], 0.0f};
+        const long long plane_sizes[2] = {sizes[0], 1};
+        return linear(plane_coords, plane_sizes, 2, layer);
+      }
+      return linear(coords, sizes, dims, layer);
+    }
     return point(coords, sizes, dims, layer);
   }
 };
@@ -408,7 +418,8 @@ texel texture_read(cudaTextureObject_t object, texture_shape shape, float x, flo
     case texture_shape::d3: return s.sample(coords, 3, 0);
     case texture_shape::layered1:
     case texture_shape::layered2: {
-      const auto clamped = static_cast<std::size_t>(std::clamp<long long>(layer, 0, static_cast<long long>(r.depth) - 1));
+      // The layer as an unsigned index, clamped: a negative one reads the last layer.
+      const auto clamped = std::min<std::size_t>(static_cast<unsigned int>(layer), r.depth - 1);
       return s.sample(coords, shape == texture_shape::layered1 ? 1 : 2, clamped);
     }
     case texture_shape::cubemap:
