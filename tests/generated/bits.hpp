@@ -26,3 +26,18 @@ __device__ unsigned mix(unsigned x) {
   x *= 0x846ca68bu;
   return x ^ (x >> 16);
 }
+
+// The kinds of shuffle, and the lane each reads by PTX's rule for
+// shfl.sync: a lane past its segment reads its own value, and an xor may
+// reach an earlier segment. (A source outside the mask, or past the end of
+// a partial warp, reads an undefined value on a GPU.)
+enum shuffle_kind : unsigned { shuffle_idx, shuffle_up, shuffle_down, shuffle_xor };
+__device__ inline unsigned shuffle_source(shuffle_kind kind, unsigned lane, unsigned operand, unsigned width) {
+  const unsigned segment_start = lane & ~(width - 1), segment_end = segment_start + width - 1;
+  switch (kind) {
+    case shuffle_idx: return segment_start + operand % width;
+    case shuffle_up: return lane >= segment_start + operand ? lane - operand : lane;
+    case shuffle_down: return lane + operand <= segment_end ? lane + operand : lane;
+    default: return (lane ^ operand) <= segment_end ? lane ^ operand : lane;
+  }
+}

@@ -90,9 +90,8 @@ int main(int argc, char** argv) {
     std::printf("case %u: clusters %ux%u of %ux%u blocks of %u threads: launch %s, copy %s:", n, clusters_x,
                 clusters_y, shape[0], shape[1], threads, cudaGetErrorName(launched), cudaGetErrorName(copied));
     for (unsigned b = 0; b < blocks; ++b) {
-      unsigned hash = 2166136261u;  // FNV-1a over the block's results
-      for (unsigned i = 0; i < threads * (rounds + 1); ++i) hash = (hash ^ results[b * threads * (rounds + 1) + i]) * 16777619u;
-      std::printf(" %08x", hash);
+      const size_t per_block = size_t(threads) * (rounds + 1);
+      std::printf(" %08x", generated::hash_of(&results[b * per_block], per_block));
     }
     std::printf("\n");
   }

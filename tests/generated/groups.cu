@@ -166,9 +166,7 @@ int main(int argc, char** argv) {
       const op_spec& op = c.op[k];
       std::printf("  %s size %u operand %u bit %u:", op_names[op.kind], op.size, op.operand, op.bit);
       for (unsigned warp = 0; warp < c.threads / 32; ++warp) {
-        unsigned hash = 2166136261u;  // FNV-1a over the warp's results
-        for (unsigned lane = 0; lane < 32; ++lane) hash = (hash ^ results[k * c.threads + warp * 32 + lane]) * 16777619u;
-        std::printf(" %08x", hash);
+        std::printf(" %08x", generated::hash_of(&results[k * c.threads + warp * 32], 32));
       }
       std::printf("\n");
     }

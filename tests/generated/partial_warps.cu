@@ -31,17 +31,6 @@ struct partial_case {
 };
 constexpr unsigned undefined_flag = 0x80000000u;  // in `flags`
 
-// The lane a shuffle reads by PTX's rule (see warp_collectives.cu).
-__device__ unsigned source_lane(unsigned op, unsigned lane, unsigned operand, unsigned width) {
-  const unsigned start = lane & ~(width - 1), end = start + width - 1;
-  switch (op) {
-    case op_shfl: return start + operand % width;
-    case op_shfl_up: return lane >= start + operand ? lane - operand : lane;
-    case op_shfl_down: return lane + operand <= end ? lane + operand : lane;
-    default: return (lane ^ operand) <= end ? lane ^ operand : lane;
-  }
-}
-
 __global__ void run_case(partial_case c, unsigned* results, unsigned* flags) {
   const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
   const unsigned t = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
@@ -67,7 +56,10 @@ __global__ void run_case(partial_case c, unsigned* results, unsigned* flags) {
       case op_syncthreads_count: r = __syncthreads_count(predicate); break;
       default: r = lane << 16 | warp << 8 | lanes_in_warp; break;
     }
-    if (c.op[k] >= op_shfl && c.op[k] <= op_shfl_xor && source_lane(c.op[k], lane, operand, width) >= lanes_in_warp) {
+    // op_shfl ... op_shfl_xor as bits.hpp's kinds.
+    const shuffle_kind kinds[] = {shuffle_idx, shuffle_down, shuffle_up, shuffle_xor};
+    if (c.op[k] >= op_shfl && c.op[k] <= op_shfl_xor &&
+        shuffle_source(kinds[c.op[k] - op_shfl], lane, operand, width) >= lanes_in_warp) {
       r = v;
       flag = undefined_flag;
     }
@@ -114,12 +106,10 @@ int main(int argc, char** argv) {
       for (unsigned b = 0; b < 2; ++b) {
         for (unsigned first = b * threads; first < (b + 1) * threads; first += 32) {
           const unsigned end = first + 32 < (b + 1) * threads ? first + 32 : (b + 1) * threads;
-          unsigned hash = 2166136261u, undefined = 0;  // FNV-1a over the warp's results
-          for (unsigned i = first; i < end; ++i) {
-            hash = (hash ^ results[k * 2048 + i]) * 16777619u;
-            undefined += flags[k * 2048 + i] != 0;
-          }
-          std::printf(undefined ? " %08x(%u?)" : " %08x", hash, undefined);
+          unsigned undefined = 0;
+          for (unsigned i = first; i < end; ++i) undefined += flags[k * 2048 + i] != 0;
+          std::printf(undefined ? " %08x(%u?)" : " %08x", generated::hash_of(&results[k * 2048 + first], end - first),
+                      undefined);
         }
       }
       std::printf("\n");

@@ -39,6 +39,14 @@ class random_source {
   std::uint64_t state_;
 };
 
+// FNV-1a over `count` 32-bit results: what the programs that print one
+// line per warp or block print for its threads' results.
+inline std::uint32_t hash_of(const unsigned* results, std::size_t count) {
+  std::uint32_t hash = 2166136261u;
+  for (std::size_t i = 0; i < count; ++i) hash = (hash ^ results[i]) * 16777619u;
+  return hash;
+}
+
 // A program's command line: SEED CASES. False (after a usage line) when
 // it is not that.
 inline bool read_arguments(int argc, char** argv, std::uint64_t& seed, unsigned& cases) {

@@ -13,8 +13,10 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bits.hpp"
 #include "random_cases.hpp"
 
+// The shuffles first, in bits.hpp's shuffle_kind order (idx, up, down, xor).
 enum op_kind : unsigned {
   shfl_idx, shfl_up, shfl_down, shfl_xor, vote_ballot, vote_any, vote_all, match_any, match_all,
   reduce_add, reduce_min, reduce_max, reduce_min_signed, reduce_max_signed,
@@ -35,18 +37,6 @@ struct warp_case {
   unsigned values[32];
 };
 constexpr unsigned undefined_marker = 1;  // in a result's flags
-
-// The lane a shuffle reads, by PTX's rule for shfl.sync: a lane past its
-// segment reads its own value, and an xor may reach an earlier segment.
-__device__ unsigned shuffle_source(unsigned kind, unsigned lane, unsigned operand, unsigned width) {
-  const unsigned segment_start = lane & ~(width - 1), segment_end = segment_start + width - 1;
-  switch (kind) {
-    case shfl_idx: return segment_start + operand % width;
-    case shfl_up: return lane >= segment_start + operand ? lane - operand : lane;
-    case shfl_down: return lane + operand <= segment_end ? lane + operand : lane;
-    default: return (lane ^ operand) <= segment_end ? lane ^ operand : lane;
-  }
-}
 
 __global__ void run_cases(const warp_case* cases, unsigned count, unsigned* results, unsigned* flags) {
   const unsigned c = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
@@ -86,7 +76,7 @@ __global__ void run_cases(const warp_case* cases, unsigned count, unsigned* resu
       default: __syncwarp(op.mask); r = v; break;
     }
     unsigned flag = 0;
-    if (op.kind <= shfl_xor && !(op.mask >> shuffle_source(op.kind, lane, op.operand, op.width) & 1)) {
+    if (op.kind <= shfl_xor && !(op.mask >> shuffle_source(shuffle_kind(op.kind), lane, op.operand, op.width) & 1)) {
       flag = undefined_marker;
       r = v;
     }
