@@ -39,6 +39,10 @@
 // Execution-space and memory-space qualifiers. Kernels and device functions
 // are ordinary C++ functions; __device__ and __constant__ variables are
 // ordinary globals that every CUDA thread shares.
+// NVIDIA's host_defines.h defines them; Thrust's CUDA system undefines them
+// before including the runtime's headers unless its guard says they are
+// there (thrust/system/cuda/detail/guarded_cuda_runtime_api.h).
+#define __HOST_DEFINES_H__
 #if defined(__CUSIM_KERNEL_FACTS__)
 // cusim-cc's front end parses the file with clang as CUDA (host side), to
 // learn each kernel's facts (tools/cusim-cc/kernel_facts.hpp): the
@@ -98,6 +102,15 @@ __attribute__((device)) inline void operator delete[](void*, void*) noexcept {}
 // (include/cuda/thrust/system/cpp/memory_resource.h; docs/libraries.md).
 #ifndef THRUST_DEVICE_SYSTEM
 #define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
+#endif
+// CUB picks its algorithms and tuning policies by the architecture it
+// compiles for: CUB_PTX_ARCH, __CUDA_ARCH__ in nvcc's device pass and 0 in
+// its host pass. cusim compiles one pass for both (docs/cusim-cc.md): the
+// profile's architecture, the PTX version cudaFuncGetAttributes reports,
+// so that the tuning a device-wide algorithm's host code picks at run time
+// is the one its kernels were compiled with (docs/libraries.md, CUB).
+#if !defined(CUB_PTX_ARCH) && !defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_LIST__)
+#define CUB_PTX_ARCH __CUDA_ARCH_LIST__
 #endif
 // A hint, as inlining is on a GPU: g++ makes always_inline an error
 // wherever it cannot inline (a __forceinline__ function passed by pointer,

@@ -35,6 +35,9 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
 cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr attr, int srcDevice, int dstDevice);
 cudaError_t cudaCtxResetPersistingL2Cache(void);
 CUSIM_FACT(waits) cudaError_t cudaDeviceSynchronize(void);
+// What CUDA 11.6 and later's headers have device code call for
+// cudaDeviceSynchronize() (CUB's detail::device_synchronize): the same call.
+CUSIM_FACT(waits) inline cudaError_t __cudaDeviceSynchronizeDeprecationAvoidance(void) { return cudaDeviceSynchronize(); }
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);

@@ -889,33 +889,34 @@ class machine {
   }
 
   // shfl.sync.mode.b32 d[|p], a, b, c, membermask. c packs the segment mask
-  // (bits 8-12) and the clamp lane (0-4), as CUDA's __shfl_*_sync write them.
+  // (bits 8-12) and the clamp lane (0-4). CUDA's __shfl_*_sync write
+  // ((32 - width) << 8 | clamp), with clamp 0 for up and 31 otherwise; CUB's
+  // warp reductions clamp at the last valid lane. Any c follows the PTX
+  // ISA's rule: the source lane j, and p (j within the clamp), where a lane
+  // whose j is out of range reads its own value.
   void shuffle(const instruction& ins) {
     const std::uint32_t a = static_cast<std::uint32_t>(read(1, type::b32));
     const unsigned int b = static_cast<unsigned int>(read(2, type::b32)) & 31;
     const unsigned int c = static_cast<unsigned int>(read(3, type::b32));
     const unsigned int mask = static_cast<unsigned int>(read(4, type::b32));
     const unsigned int segment_mask = (c >> 8) & 31, clamp = c & 31;
-    const unsigned int width = 32 - segment_mask;
-    const bool up = ins.v == variant::shfl_up;
-    if (std::popcount(width) != 1 || (clamp != (up ? 0u : 31u))) {
-      unsupported("a shfl control operand other than CUDA's ((32 - width) << 8 | clamp)");
+    const unsigned int lane = lane_id();
+    const unsigned int max_lane = (lane & segment_mask) | (clamp & ~segment_mask);
+    const unsigned int min_lane = lane & segment_mask;
+    unsigned int source = lane;
+    switch (ins.v) {
+      case variant::shfl_up: source = lane >= b ? lane - b : 32; break;  // 32: below lane 0, out of range
+      case variant::shfl_down: source = lane + b; break;
+      case variant::shfl_bfly: source = lane ^ b; break;
+      default: source = min_lane | (b & ~segment_mask); break;
     }
-    warp_op o = warp_op::shfl_idx;
-    if (up) o = warp_op::shfl_up;
-    if (ins.v == variant::shfl_down) o = warp_op::shfl_down;
-    if (ins.v == variant::shfl_bfly) o = warp_op::shfl_xor;
-    const warp_result r = collective(o, mask, a, b, width);
+    const bool in_range = ins.v == variant::shfl_up ? source >= max_lane && source < 32 : source <= max_lane;
+    // One exchange for every mode and every c: each lane reads its source
+    // lane's value, as an indexed shuffle. c may differ from lane to lane
+    // (a segmented reduction clamps each lane at its segment's end).
+    const warp_result r = collective(warp_op::shfl_idx, mask, a, in_range ? source : lane, 32);
     write(op(0).v, type::b32, r.value);
-    if (op(0).second.k != value_ref::kind::none) {
-      const unsigned int lane = lane_id();
-      const unsigned int first_lane = lane & ~(width - 1), last_lane = first_lane | (width - 1);
-      bool in_range = true;
-      if (up) in_range = lane >= first_lane + b;
-      if (ins.v == variant::shfl_down) in_range = lane + b <= last_lane;
-      if (ins.v == variant::shfl_bfly) in_range = (lane ^ b) <= last_lane;
-      write(op(0).second, type::pred, in_range);
-    }
+    if (op(0).second.k != value_ref::kind::none) write(op(0).second, type::pred, in_range);
   }
 
   // vote.sync.{all,any,uni}.pred d, a, membermask; vote.sync.ballot.b32 d, a, membermask.

@@ -164,7 +164,7 @@ class merger {
   }
   bool in_system_header(std::size_t host_token) const {
     if (host_token >= host_.tokens().size()) return false;
-    return host_.lines()[host_.tokens()[host_token].line].flags.find('3') != std::string_view::npos;
+    return host_.system_file(host_.lines()[host_.tokens()[host_token].line].file);
   }
 
   void warn_at(std::size_t host_token, const std::string& message) {

@@ -98,6 +98,8 @@ void preprocessed::read_marker(std::string_view line) {
   file_ = index;
   const std::string_view rest = line.substr(q2 + 1);
   flags_ = rest.find(" 3 4") != std::string_view::npos ? " 3 4" : rest.find(" 3") != std::string_view::npos ? " 3" : "";
+  if (system_files_.size() <= index) system_files_.resize(index + 1);
+  if (!flags_.empty()) system_files_[index] = true;
 }
 
 void preprocessed::lex() {

@@ -50,6 +50,10 @@ class preprocessed {
   std::string marker_for(std::size_t token) const;
   // The files the line markers name (with their quotes, as written).
   const std::vector<std::string>& files() const { return files_; }
+  // Whether a marker flagged file `file` a system header. Its lines may
+  // carry no flag: g++ marks the tokens of a macro defined outside system
+  // headers (cusim's `__host__`) as the user's.
+  bool system_file(std::uint32_t file) const { return file < system_files_.size() && system_files_[file]; }
 
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
@@ -63,6 +67,7 @@ class preprocessed {
   std::vector<pp_token> tokens_;
   std::vector<pp_line> lines_;
   std::vector<std::string> files_;
+  std::vector<bool> system_files_;  // by index into files_
   std::vector<std::size_t> match_, enclosing_;
   // The position the markers give for the next output line.
   std::uint32_t file_ = 0, source_line_ = 1;

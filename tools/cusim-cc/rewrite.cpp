@@ -70,6 +70,56 @@ std::optional<std::string> own_template_arguments(const std::string& head) {
   return "<" + arguments + ">";
 }
 
+// The `>` that closes the template argument list opening at `open`, or
+// npos; a `<` or `>` in parentheses or brackets is an operator.
+std::size_t template_arguments_close(std::string_view text, std::size_t open) {
+  int angles = 0, nested = 0;
+  for (std::size_t i = open; i < text.size(); ++i) {
+    const char c = text[i];
+    if (opens_literal(text, i)) {
+      i = literal_end(text, i) - 1;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++nested;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--nested < 0) return std::string_view::npos;
+    } else if (c == ';') {
+      return std::string_view::npos;
+    } else if (nested == 0 && c == '<') {
+      ++angles;
+    } else if (nested == 0 && c == '>' && --angles == 0) {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// Whether the `typedef` at `at` is `typedef N<args> N;`: a member type named
+// after the class template it instantiates, as CUB writes them
+// (`typedef WarpScan<T, RAKING_THREADS, PTX_ARCH> WarpScan;`). In a class,
+// g++ refuses it ("changes meaning of 'WarpScan'"), where nvcc's host pass
+// compiles it; an elaborated type specifier (`typedef struct WarpScan<...>
+// WarpScan;`) names the same class, and g++ takes it.
+bool typedef_named_after_its_template(std::string_view text, std::size_t at) {
+  const auto next_token = [&](std::size_t from) { return text.find_first_not_of(" \t\n", from); };
+  const std::size_t name = next_token(at + std::string_view("typedef").size());
+  if (name == std::string_view::npos) return false;
+  const std::string_view template_name = ident_in(text, name);
+  static const std::set<std::string_view> not_a_class_template{"struct", "class", "union", "enum", "typename",
+                                                               "const", "volatile", "unsigned", "signed"};
+  if (template_name.empty() || not_a_class_template.contains(template_name) ||
+      std::isdigit(static_cast<unsigned char>(template_name.front()))) {
+    return false;
+  }
+  const std::size_t open = next_token(name + template_name.size());
+  if (open == std::string_view::npos || text[open] != '<') return false;
+  const std::size_t close = template_arguments_close(text, open);
+  if (close == std::string_view::npos) return false;
+  const std::size_t declared = next_token(close + 1);
+  if (declared == std::string_view::npos || ident_in(text, declared) != template_name) return false;
+  const std::size_t end = next_token(declared + template_name.size());
+  return end != std::string_view::npos && text[end] == ';';
+}
+
 // The length of the launch's opening `<<<` at `at`, or of the `<< <` that
 // Visual Studio's formatter makes of it (nvcc takes both), or 0. Nothing
 // else in C++ reads `<<` then `<`, but a template operator's
@@ -271,6 +321,10 @@ class rewriter {
           take_marker_arguments(cluster_marker, pending_cluster_dims_);
         } else if (word == bounds_marker) {
           take_marker_arguments(bounds_marker, pending_launch_bounds_);
+        } else if (word == "typedef" && !in_function() && typedef_named_after_its_template(src_, pos_)) {
+          out_ += "typedef struct";
+          pos_ += word.size();
+          last_word_ = "struct";
         } else if (is_marked_shared_use(word)) {
           // The block's array itself (front_end_marks.hpp).
           out_.append(word);
@@ -957,7 +1011,7 @@ class rewriter {
       if (!pending_launch_bounds_.empty()) {
         attributes += ", (::cusim::detail::launch_bounds{" + pending_launch_bounds_ + "})";
       }
-      std::replace(attributes.begin(), attributes.end(), '\n', ' ');
+      attributes = one_line(attributes);
       pending_cluster_dims_.clear();
       pending_launch_bounds_.clear();
     }
@@ -1000,8 +1054,7 @@ class rewriter {
         parameters_without_defaults(src_.substr(open_paren, matching_close(open_paren) + 1 - open_paren));
     const std::optional<std::string> arguments = own_template_arguments(head);
     if (!arguments) return;  // an unnamed parameter, or an explicit specialization (`template <>`)
-    std::string instance = "static_cast<void (*)" + parameters + ">(" + address + *arguments + ")";
-    std::replace(instance.begin(), instance.end(), '\n', ' ');
+    const std::string instance = one_line("static_cast<void (*)" + parameters + ">(" + address + *arguments + ")");
     insert_when_reached(open + 1, " (void)::cusim::detail::registered_template_kernel<" + instance + ", \"" + name +
                                       "\"" + take_pending_attributes() + ">::registration;");
   }

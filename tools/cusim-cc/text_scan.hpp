@@ -3,8 +3,10 @@
 // literal, bracket matching, lines, blanks before an index, and the
 // occurrences of an identifier.
 #pragma once
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace cusim::cc {
@@ -72,6 +74,24 @@ inline std::size_t closing_bracket(std::string_view text, std::size_t at, char o
 // Where the line holding index `at` of `text` starts.
 inline std::size_t line_start_of(std::string_view text, std::size_t at) {
   return at == 0 ? 0 : text.rfind('\n', at - 1) + 1;  // npos + 1 == 0
+}
+
+// `text` as one line: its line breaks become blanks and the line markers
+// among its lines are dropped. A macro from a system header that expands
+// over several lines leaves markers inside one construct
+// (`__launch_bounds__(Policy::BLOCK_THREADS)` in CUB); copied onto one
+// line, a marker is a stray `#`.
+inline std::string one_line(std::string_view text) {
+  std::string line;
+  line.reserve(text.size());
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t first = text.find_first_not_of(" \t", at);
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    if (first >= end || text[first] != '#') line.append(text.substr(at, end - at));
+    if (end < text.size()) line += ' ';
+    at = end + 1;
+  }
+  return line;
 }
 
 // Where the text from `at` goes on after spaces and tabs (not past the line).

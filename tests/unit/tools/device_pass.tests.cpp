@@ -100,6 +100,13 @@ TEST_CASE("cusim-cc device pass: declarations that differ outside function bodie
                                         "# 3 \"/usr/include/x.h\" 3\ntypedef int T;\n");
   CHECK(holds(system.text, "typedef long T;"));
   CHECK(system.warnings.empty());
+  // g++ marks the tokens of a macro defined outside system headers (cusim's
+  // __host__, in CUB's CUB_RUNTIME_FUNCTION) with a marker that has no flag:
+  // the line is still the system header's.
+  const std::string unflagged = "# 1 \"/usr/include/cub.cuh\" 1 3\n\n# 120 \"/usr/include/cub.cuh\"\n";
+  const auto macro = merge_device_pass(unflagged + "__cusim_host__ __cusim_device__\nint f(int a) { return a; }\n",
+                                       unflagged + "__cusim_host__\nint f(int b) { return b; }\n");
+  CHECK(macro.warnings.empty());
 }
 
 TEST_CASE("cusim-cc device pass: control statements and class bodies are not function bodies",

@@ -166,3 +166,25 @@ TEST_CASE("cusim-cc rewrite: whether clang's marks of __shared__ uses could chan
   CHECK(matters("void f() { switch (x) { case 0: __shared__ int a[4]; a[0] = 1; } }"));
   CHECK(matters("void f() { __shared__ int a[4]; auto g = [] { return a[0]; }; }"));
 }
+
+TEST_CASE("cusim-cc rewrite: a class's typedef named after the class template it instantiates is elaborated",
+          "[tools][rewrite][quick]") {
+  // CUB's `typedef WarpScan<T, N> WarpScan;`, which g++ refuses as changing
+  // the meaning of WarpScan in the class, and nvcc's host pass compiles.
+  const std::string out = rewrite_translation_unit(
+      "template <class T> struct S {\n  typedef WarpScan<T, (N > 2)>\n      WarpScan;\n  typedef Other<T> Mine;\n};\n"
+      "void f() { typedef Local<int> Local; }\n");
+  CHECK(contains(out, "typedef struct WarpScan<T, (N > 2)>\n      WarpScan;"));
+  CHECK(contains(out, "typedef Other<T> Mine;"));
+  CHECK(contains(out, "{ typedef Local<int> Local; }"));  // a block's may hide it: left as written
+}
+
+TEST_CASE("cusim-cc rewrite: a kernel's __launch_bounds__ expanded across a header's lines keeps no line marker",
+          "[tools][rewrite][quick]") {
+  // CUB's `__launch_bounds__(int(ChainedPolicyT::ActivePolicy::Policy::BLOCK_THREADS))`: g++ -E puts
+  // line markers among the expansion's lines, and the registration copies the arguments onto one line.
+  const std::string out = rewrite_translation_unit(
+      "template <class P> __cusim_global__ __cusim_launch_bounds__(\n# 51 \"/usr/include/cub/k.cuh\" 3 4\n"
+      "P::THREADS\n# 51 \"/usr/include/cub/k.cuh\"\n) void k(int* p) { p[0] = 1; }\n");
+  CHECK(contains(out, "launch_bounds{  P::THREADS  }"));
+}
