@@ -266,6 +266,7 @@ class machine {
       case opcode::nanosleep: return spin_point();
       case opcode::trap: trap_with("trap instruction");
       case opcode::brkpt: trap("brkpt (inline PTX)", statement_.file, statement_.line);
+      case opcode::exit: exit_thread();
       case opcode::bra: return;
       case opcode::simd2: return video(ins, 2);
       case opcode::simd4: return video(ins, 4);

@@ -89,6 +89,7 @@ const std::map<std::string_view, opcode>& opcode_names() {
       {"fence", opcode::fence}, {"shfl", opcode::shfl}, {"vote", opcode::vote},
       {"activemask", opcode::activemask}, {"match", opcode::match}, {"redux", opcode::redux},
       {"nanosleep", opcode::nanosleep}, {"trap", opcode::trap}, {"brkpt", opcode::brkpt},
+      {"exit", opcode::exit},
       {"bra", opcode::bra}, {"addc", opcode::add}, {"subc", opcode::sub}, {"madc", opcode::mad},
       {"vadd2", opcode::simd2}, {"vsub2", opcode::simd2}, {"vabsdiff2", opcode::simd2}, {"vmin2", opcode::simd2},
       {"vmax2", opcode::simd2}, {"vavrg2", opcode::simd2}, {"vadd4", opcode::simd4}, {"vsub4", opcode::simd4},

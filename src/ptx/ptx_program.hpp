@@ -27,7 +27,7 @@ enum class opcode : std::uint8_t {
   ld, st, atom, red,
   bar, membar, fence,
   shfl, vote, activemask, match, redux,
-  nanosleep, trap, brkpt, bra,
+  nanosleep, trap, brkpt, exit, bra,
   simd2, simd4,  // vadd4, vabsdiff2, ...: per-lane video arithmetic (variant says which)
   video,         // vadd, vshr, ...: the scalar video instructions
 };

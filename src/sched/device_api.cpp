@@ -213,6 +213,14 @@ void stop_grid(const char* what, const char* file, unsigned int line, cudaError_
 
 void trap(const char* what, const char* file, unsigned int line) { stop_grid(what, file, line, cudaErrorLaunchFailure); }
 
+void exit_thread() {
+  if (worker::current() == nullptr || current_thread == nullptr) {
+    report("PTX exit on the host: the process aborts.");
+    std::abort();
+  }
+  throw thread_exit{};
+}
+
 }  // namespace cusim::detail
 
 // Device-side assert. glibc's assert() calls __assert_fail; defining it here

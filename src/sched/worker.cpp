@@ -329,7 +329,11 @@ bool worker::run_one_thread(void (*run_thread)(const void*), const void* call) {
     race::enter_user(running_->context);
     race::acquire(block.grid().race_start_token());
     if (block.previous_ended_race_token != nullptr) race::acquire(block.previous_ended_race_token);
-    run_thread(call);
+    try {
+      run_thread(call);
+    } catch (const thread_exit&) {
+      // PTX `exit`: the thread's return.
+    }
     race::release(block.grid().race_done_token());
     race::release(block.ended_race_token);
     race::leave_user(running_->context);
@@ -450,17 +454,41 @@ bool worker::run_thread_loop(fiber& self, block_state& block, const kernel_invoc
   self.loop_never_waits = loop.threads_never_wait;
   self.loop_first_unrecorded = self.thread.linear_tid;
   self.loop_indexed_thread = UINT_MAX;  // none yet
-  try {
-    const bool block_ended = kernel.run_threads(kernel.call.get(), loop);
-    self.in_loop = false;
-    return block_ended;
-  } catch (...) {
-    report_escaped_exception();
+  for (;;) {
+    try {
+      const bool block_ended = kernel.run_threads(kernel.call.get(), loop);
+      self.in_loop = false;
+      return block_ended;
+    } catch (const thread_exit&) {
+      // PTX `exit` ended the running thread: the loop goes on after it (out
+      // of the handler).
+    } catch (...) {
+      report_escaped_exception();
+      break;
+    }
+    if (const std::optional<bool> block_ended = go_on_after_exit(self, loop)) {
+      self.in_loop = false;
+      return *block_ended;
+    }
   }
   self.in_loop = false;
   // As in run_threads: out of the handler first.
   block.grid().abort(cudaErrorLaunchFailure);
   abandon_thread();
+}
+
+std::optional<bool> worker::go_on_after_exit(fiber& self, thread_loop& loop) {
+  const unsigned int next = std::max(*loop.next_thread, self.thread.linear_tid + 1);
+  const thread_loop::after_exit after = record_loop(loop, next);  // the ended thread's exit, and `next` starts
+  if (after != thread_loop::after_exit::next || next >= loop.thread_count) {
+    return after == thread_loop::after_exit::block_ended;
+  }
+  // The loop reads where it starts from the context (thread_loop::start).
+  self.thread.thread_idx = thread_index_at(next, loop.block_dim);
+  threadIdx = self.thread.thread_idx;
+  set_linear_tid(self.thread, next);
+  self.loop_indexed_thread = next;
+  return std::nullopt;
 }
 
 thread_loop::after_exit worker::record_loop(thread_loop& loop, unsigned int next) {

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ inline void publish_builtins(const thread_context& t) {
 // What a worker is doing, for the watchdog on another OS thread: counters
 // the worker alone writes (so plain relaxed stores, no atomic read-modify-
 // write), and which CUDA thread it runs.
+// What exit_thread() throws (PTX `exit`): the thread's runner catches it as
+// the thread's return (worker::run_one_thread, worker::run_thread_loop).
+struct thread_exit {};
+
 struct worker_activity {
   std::atomic<std::uint64_t> switches{0};      // fiber switches
   std::atomic<std::uint64_t> exits{0};         // CUDA threads finished
@@ -238,6 +243,10 @@ class worker {
   bool threads_ended(block_state& block, unsigned int first, unsigned int count);
   // Runs one CUDA thread; false if a C++ exception escaped it (reported).
   bool run_one_thread(void (*run_thread)(const void*), const void* call);
+  // After a thread of the fiber's loop ended with PTX `exit`: records its
+  // exit and makes the block's next unstarted thread the fiber's; whether
+  // the block ended, or none is left to run, when the loop is over.
+  std::optional<bool> go_on_after_exit(fiber& self, thread_loop& loop);
   // In a handler: reports the exception being handled as escaping the running thread.
   void report_escaped_exception();
   // Installs the fault handlers and this OS thread's signal stack, unless

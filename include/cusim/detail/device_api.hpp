@@ -91,6 +91,12 @@ long long wall_clock_nanoseconds();
 // aborts.
 [[noreturn]] void trap(const char* what, const char* file, unsigned int line);
 
+// PTX `exit` (CUB's ThreadExit): the running CUDA thread ends here, from
+// however deep in its calls, as if its kernel had returned; the block's
+// other threads go on. Its frames are unwound (an exception the thread's
+// runner catches), so their destructors run.
+[[noreturn]] void exit_thread();
+
 // What cusim-cc makes of `extern __shared__ T name[];`: converts to a T*
 // into the running block's dynamic shared memory wherever it is used. Where
 // clang marked the uses (tools/cusim-cc/front_end_marks.hpp), each is `get()`:
