@@ -15,4 +15,7 @@ namespace detail {
 CUSIM_THRUST_WAITING_DERIVED_CAST(thrust::system::cpp::detail::par_t)
 }  // namespace detail
 THRUST_NAMESPACE_END
+// With nvcc, every Thrust header brings the CUDA system's policies
+// (`thrust::cuda::par`): here they are the C++ system's.
+#include <thrust/system/cuda/execution_policy.h>
 #endif
