@@ -12,6 +12,12 @@
 #include <cusim/launch.hpp>
 
 #define CUDART_VERSION 13000
+// The calling convention NVIDIA's headers put on runtime functions (empty
+// but on Windows); libraries name it in their own declarations (Thrust's
+// CUDA memory resources: `cudaError_t (CUDARTAPI *)(void**, size_t)`).
+#ifndef CUDARTAPI
+#define CUDARTAPI
+#endif
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
 // Device-side launch streams (dynamic parallelism, CUDA 12 and later).

@@ -9,7 +9,7 @@
 #pragma once
 #include <thrust/version.h>
 
-#if THRUST_VERSION < 101500 || THRUST_VERSION >= 200000
+#if THRUST_VERSION < 101500 || THRUST_VERSION >= 200000 || THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
 #include_next <thrust/system/cuda/execution_policy.h>
 #else
 #include <cuda_runtime_api.h>
