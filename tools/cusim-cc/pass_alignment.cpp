@@ -62,11 +62,25 @@ class aligner {
 
   void slide_all(std::vector<diff_hunk>& hunks) const {
     for (std::size_t i = 0; i < hunks.size(); ++i) {
-      const diff_hunk floor = i == 0 ? diff_hunk{0, 0, 0, 0} : hunks[i - 1];
-      const diff_hunk ceiling =
-          i + 1 < hunks.size() ? hunks[i + 1] : diff_hunk{host_.lines().size(), 0, device_.lines().size(), 0};
-      slide_to_top_level(hunks[i], floor.a_end, floor.b_end, ceiling.a_begin, ceiling.b_begin);
+      slide(hunks, i);
+      // A slide can bring a run against the one before it, with no pair
+      // left between them: a header only the device pass includes, whose
+      // `namespace lib { namespace system {` is read as `namespace lib {`
+      // both have, two lines added, `namespace detail {` both have, and the
+      // rest added. They are one run, which may slide to be whole.
+      if (i > 0 && hunks[i - 1].a_end == hunks[i].a_begin && hunks[i - 1].b_end == hunks[i].b_begin) {
+        hunks[i - 1].a_end = hunks[i].a_end;
+        hunks[i - 1].b_end = hunks[i].b_end;
+        hunks.erase(hunks.begin() + static_cast<std::ptrdiff_t>(i));
+        slide(hunks, --i);
+      }
     }
+  }
+  void slide(std::vector<diff_hunk>& hunks, std::size_t i) const {
+    const diff_hunk floor = i == 0 ? diff_hunk{0, 0, 0, 0} : hunks[i - 1];
+    const diff_hunk ceiling =
+        i + 1 < hunks.size() ? hunks[i + 1] : diff_hunk{host_.lines().size(), 0, device_.lines().size(), 0};
+    slide_to_top_level(hunks[i], floor.a_end, floor.b_end, ceiling.a_begin, ceiling.b_begin);
   }
   // Whether a difference is not whole on both sides.
   bool broken(const diff_hunk& h) const {

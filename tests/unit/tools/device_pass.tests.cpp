@@ -87,6 +87,17 @@ TEST_CASE("cusim-cc device pass: declarations only the device pass has are added
   // Host-only declarations stay.
   const auto host_only = merge_device_pass("int x;\nint host_only;\nint y;\n", "int x;\nint y;\n");
   CHECK(holds(host_only.text, "int host_only;"));
+
+  // A header only the device pass includes (Thrust's terminate.h under
+  // __CUDA_ARCH__), reopening the namespace the next declaration opens: the
+  // shortest edit pairs its `namespace detail {` with the host's, which
+  // splits the run in two runs that are not whole; they are one.
+  const std::string next = "namespace lib {\nnamespace detail\n{\nint f();\n}\n}\n";
+  const std::string added = "namespace lib {\nnamespace system\n{\nnamespace detail\n{\nint g();\n}\n}\n}\n";
+  const auto reopened = merge_device_pass(next, added + next);
+  CHECK(reopened.warnings.empty());
+  CHECK(holds(reopened.text, "namespace system\n{\nnamespace detail\n{\nint g();\n}\n}\n}"));
+  CHECK(occurrences(reopened.text, "int f();") == 1);
 }
 
 TEST_CASE("cusim-cc device pass: declarations that differ outside function bodies keep the host's, with a warning",
