@@ -14,7 +14,8 @@
 #define CUDART_VERSION 13000
 // The calling convention NVIDIA's headers put on runtime functions (empty
 // but on Windows); libraries name it in their own declarations (Thrust's
-// CUDA memory resources: `cudaError_t (CUDARTAPI *)(void**, size_t)`).
+// CUDA memory resources, whose allocation functions are pointers to
+// CUDARTAPI functions).
 #ifndef CUDARTAPI
 #define CUDARTAPI
 #endif

@@ -20,7 +20,7 @@ typedef enum cudaError cudaError_t;
 // Deprecated since CUDA 4.1 and never returned, so not among the codes
 // (cudaGetErrorName does not know it, as on a GPU); Thrust's error category
 // still compares codes with it.
-static const cudaError_t cudaErrorApiFailureBase = (cudaError_t)10000;
+enum { cudaErrorApiFailureBase = 10000 };
 
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,

@@ -306,6 +306,10 @@ cudaError_t enqueue(cudaStream_t stream, std::function<void()> work, cudaGraphNo
   }
   if (ticket != nullptr) *ticket = t;
   if (synchronous || (the_device().launch_blocking() && !device_queue::on_device_thread())) the_device().wait(t);
+  // A synchronous call (cudaMemcpy) waited for the work before it: a kernel
+  // that faulted there is its error, as on a GPU, not only the next
+  // synchronisation's.
+  if (synchronous) return context_error();
   return cudaSuccess;
 }
 

@@ -66,7 +66,7 @@ class driver {
     for (std::size_t i = 0; i < o_.inputs.size(); ++i) {
       const fs::path input(o_.inputs[i]);
       const std::string ext = input.extension().string();
-      if (ext == ".o" || ext == ".a" || ext == ".so") {
+      if (ext == ".o" || ext == ".obj" || ext == ".a" || ext == ".so") {  // nvcc takes .obj for an object too
         objects.push_back(input.string());
         continue;
       }

@@ -33,8 +33,9 @@ DESCRIPTION
     defined; what C++ cannot parse (k<<<grid, block>>>(args), __shared__,
     __constant__, malloc and new in device code) is rewritten; the result
     is compiled, and the objects are linked with libcusim. .cpp, .cc and
-    .cxx files are compiled as C++, .c files as C, and .o, .a and .so files
-    linked as they are. Errors, warnings and gdb name the .cu file's lines.
+    .cxx files are compiled as C++, .c files as C, and .o, .obj, .a and
+    .so files linked as they are. Errors, warnings and gdb name the .cu
+    file's lines.
 
     Accepts nvcc's options, short or long (-c or --compile), with values
     written -I dir, -Idir or -I=dir. Any other option is an error that

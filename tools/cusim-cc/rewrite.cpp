@@ -93,31 +93,45 @@ std::size_t template_arguments_close(std::string_view text, std::size_t open) {
   return std::string_view::npos;
 }
 
-// Whether the `typedef` at `at` is `typedef N<args> N;`: a member type named
-// after the class template it instantiates, as CUB writes them
-// (`typedef WarpScan<T, RAKING_THREADS, PTX_ARCH> WarpScan;`). In a class,
-// g++ refuses it ("changes meaning of 'WarpScan'"), where nvcc's host pass
-// compiles it; an elaborated type specifier (`typedef struct WarpScan<...>
-// WarpScan;`) names the same class, and g++ takes it.
-bool typedef_named_after_its_template(std::string_view text, std::size_t at) {
-  const auto next_token = [&](std::size_t from) { return text.find_first_not_of(" \t\n", from); };
-  const std::size_t name = next_token(at + std::string_view("typedef").size());
-  if (name == std::string_view::npos) return false;
-  const std::string_view template_name = ident_in(text, name);
+// Where the class template to write as an elaborated type specifier
+// stands, in the member declaration starting at `at`, or npos:
+// `typedef N<args> N;` and `using N = N<args>;`, a member type named after
+// the class template it instantiates, as CUB writes them (`typedef
+// WarpScan<T, RAKING_THREADS, PTX_ARCH> WarpScan;`). In a class, g++
+// refuses both ("changes meaning of 'WarpScan'"), where nvcc's host pass
+// compiles them; `typedef struct WarpScan<...> WarpScan;` names the same
+// class, and g++ takes it.
+std::size_t self_named_member_type(std::string_view text, std::size_t at) {
+  constexpr std::size_t none = std::string_view::npos;
+  const auto next_token = [&](std::size_t from) { return from == none ? none : text.find_first_not_of(" \t\n", from); };
+  // The end of `name<args>` at `from`, or npos.
+  const auto template_id_end = [&](std::size_t from, std::string_view name) -> std::size_t {
+    if (from == none || ident_in(text, from) != name) return none;
+    const std::size_t open = next_token(from + name.size());
+    if (open == none || text[open] != '<') return none;
+    const std::size_t close = template_arguments_close(text, open);
+    return close == none ? none : close + 1;
+  };
+  const std::string_view keyword = ident_in(text, at);
+  const std::size_t first = next_token(at + keyword.size());
+  if (first == none) return none;
+  const std::string_view name = ident_in(text, first);
   static const std::set<std::string_view> not_a_class_template{"struct", "class", "union", "enum", "typename",
-                                                               "const", "volatile", "unsigned", "signed"};
-  if (template_name.empty() || not_a_class_template.contains(template_name) ||
-      std::isdigit(static_cast<unsigned char>(template_name.front()))) {
-    return false;
+                                                               "const", "volatile", "unsigned", "signed", "namespace"};
+  if (name.empty() || not_a_class_template.contains(name) || std::isdigit(static_cast<unsigned char>(name.front()))) {
+    return none;
   }
-  const std::size_t open = next_token(name + template_name.size());
-  if (open == std::string_view::npos || text[open] != '<') return false;
-  const std::size_t close = template_arguments_close(text, open);
-  if (close == std::string_view::npos) return false;
-  const std::size_t declared = next_token(close + 1);
-  if (declared == std::string_view::npos || ident_in(text, declared) != template_name) return false;
-  const std::size_t end = next_token(declared + template_name.size());
-  return end != std::string_view::npos && text[end] == ';';
+  if (keyword == "typedef") {
+    const std::size_t declared = next_token(template_id_end(first, name));
+    if (declared == none || ident_in(text, declared) != name) return none;
+    const std::size_t end = next_token(declared + name.size());
+    return end != none && text[end] == ';' ? first : none;
+  }
+  const std::size_t equals = next_token(first + name.size());
+  if (equals == none || text[equals] != '=') return none;
+  const std::size_t aliased = next_token(equals + 1);
+  const std::size_t end = next_token(template_id_end(aliased, name));
+  return end != none && text[end] == ';' ? aliased : none;
 }
 
 // The length of the launch's opening `<<<` at `at`, or of the `<< <` that
@@ -321,9 +335,13 @@ class rewriter {
           take_marker_arguments(cluster_marker, pending_cluster_dims_);
         } else if (word == bounds_marker) {
           take_marker_arguments(bounds_marker, pending_launch_bounds_);
-        } else if (word == "typedef" && !in_function() && typedef_named_after_its_template(src_, pos_)) {
-          out_ += "typedef struct";
-          pos_ += word.size();
+        } else if (const std::size_t elaborate_at = (word == "typedef" || word == "using") && !in_function()
+                                                        ? self_named_member_type(src_, pos_)
+                                                        : std::string::npos;
+                   elaborate_at != std::string::npos) {
+          out_.append(src_, pos_, elaborate_at - pos_);
+          out_ += "struct ";
+          pos_ = elaborate_at;
           last_word_ = "struct";
         } else if (is_marked_shared_use(word)) {
           // The block's array itself (front_end_marks.hpp).
