@@ -15,7 +15,10 @@
 if(CHECK STREQUAL "race")
   set(mode --check=race)
   set(complaint "ThreadSanitizer:")  # its reports, not cusim's notes about it
-  set(left_out "^(020|100|14[0-9]|15[0-9]|16[0-9]|190|220)-")
+  # And 215: CUB's radix sort passes tile states between blocks through
+  # volatile loads and stores (decoupled look-back), which the race checker
+  # takes for plain accesses and reports (issue 31).
+  set(left_out "^(020|100|14[0-9]|15[0-9]|16[0-9]|190|215|220)-")
 elseif(CHECK STREQUAL "memory")
   set(mode --check=memory)
   set(complaint "AddressSanitizer|cusim: memory error")
@@ -30,7 +33,9 @@ elseif(CHECK STREQUAL "lockstep")
   # spin in consumer_wait, which a lockstep warp serialises for ever.
   # And 190 (17 s in lockstep; no warp-level code: a barrier, a shared
   # atomic, as in 080, which stays).
-  set(left_out "^(100|14[0-9]|15[0-9]|16[0-9]|190|200)-")
+  # And 215 (CUB's radix sort of 2^16 pairs, unoptimised, a memory access
+  # at a time).
+  set(left_out "^(100|14[0-9]|15[0-9]|16[0-9]|190|200|215)-")
 elseif(CHECK STREQUAL "banks")
   set(mode --check=banks)
   set(complaint "cusim: ")
