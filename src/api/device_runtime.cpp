@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "runtime/errors.hpp"
+#include "runtime/kernels.hpp"
 #include "runtime/limits.hpp"
 #include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
@@ -60,6 +61,11 @@ const char* parent_only_space(const void* p) {
   return nullptr;
 }
 
+const char* launched_name(const kernel_invocation& invocation) {
+  const char* name = report_name(invocation.function, invocation.name);
+  return name != nullptr ? name : "a kernel";
+}
+
 std::string launch_site(const launch_shape& shape) {
   return shape.file != nullptr ? fmt::format(" at {}:{}", shape.file, shape.line) : std::string();
 }
@@ -78,7 +84,7 @@ cudaError_t check_child_arguments(const kernel_invocation& invocation, const lau
           "the launch of {}{} passes, as argument {}, {}, a pointer into the launching {}'s {} memory. A child grid "
           "cannot see its parent's {} memory (undefined on a GPU): pass global memory (cudaMalloc, __device__ "
           "variables, the device heap) instead.",
-          invocation.name != nullptr ? invocation.name : "a kernel", launch_site(shape), i + 1, pointers[i],
+          launched_name(invocation), launch_site(shape), i + 1, pointers[i],
           std::string_view(space) == "shared" ? "block" : "thread", space, space));
       return set_error(cudaErrorInvalidValue);
     }

@@ -261,7 +261,7 @@ cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
 // children when one of its threads synchronises on them (legacy model) or
 // when all its threads have exited.
 cudaError_t record_device_launch(const launch_shape& requested, kernel_invocation invocation, const void* race_token) {
-  if (cudaError_t e = check_launch_stream(requested.stream, invocation.name, requested.file, requested.line)) return e;
+  if (cudaError_t e = check_launch_stream(requested.stream, report_name(invocation.function, invocation.name), requested.file, requested.line)) return e;
   if (cudaError_t e = check_child_arguments(invocation, requested)) return e;
   block_state& block = *current_thread->block;
   grid_job& parent = block.grid();
@@ -304,25 +304,11 @@ cudaError_t launch_from_device(const launch_shape& requested, kernel_invocation 
   return record_device_launch(requested, std::move(invocation), token);
 }
 
-// The name reports give a launch's kernel: the launch's callee as written
-// (`ns::k`, `k`), unless it names a pointer rather than the kernel
-// (`fp<<<...>>>`, `table[i]<<<...>>>`, or Thrust's launcher, whose
-// parameter is `k`): then the kernel's own, as its definition registered it.
-const char* report_name(const kernel_invocation& invocation) {
-  const char* registered = registered_name(invocation.function);
-  if (registered == nullptr || invocation.name == nullptr) return registered != nullptr ? registered : invocation.name;
-  const std::string_view callee = invocation.name, kernel = registered;
-  const bool names_it = callee.ends_with(kernel) && (callee.size() == kernel.size() ||
-                                                     callee.substr(0, callee.size() - kernel.size()).ends_with("::"));
-  return names_it ? invocation.name : registered;
-}
-
 }  // namespace
 
 cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invocation) {
   if (cudaError_t e = context_error()) return e;
   if (invocation.function == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
-  invocation.name = report_name(invocation);
   if (current_thread != nullptr) return launch_from_device(requested, std::move(invocation));
   if (cudaError_t e = check_host_stream(requested.stream)) return set_error(e);
   kernel_info& kernel = kernel_record(invocation.function);

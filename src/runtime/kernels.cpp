@@ -136,6 +136,15 @@ const char* registered_name(const void* kernel) {
   return name;
 }
 
+const char* report_name(const void* kernel, const char* callee) {
+  const char* registered = registered_name(kernel);
+  if (registered == nullptr || callee == nullptr) return registered != nullptr ? registered : callee;
+  const std::string_view written = callee, own = registered;
+  const bool names_it = written.ends_with(own) &&
+                        (written.size() == own.size() || written.substr(0, written.size() - own.size()).ends_with("::"));
+  return names_it ? callee : registered;
+}
+
 dim3 compiled_cluster_dims(const void* kernel) {
   registry& r = the_registry();
   std::lock_guard lock(r.mutex);

@@ -33,6 +33,14 @@ struct kernel_info {
 // until forget_kernels().
 kernel_info& kernel_record(const void* function);
 
+// The name reports give a launch's kernel: the launch's callee as written
+// (`ns::k`, `k`), unless it names a pointer rather than the kernel
+// (`fp<<<...>>>`, `table[i]<<<...>>>`, or Thrust's launcher, whose parameter
+// is `k`): then the kernel's own, as its definition registered it. nullptr
+// when neither is known. Looked up when a report needs it, not at each
+// launch (the registry takes a lock).
+const char* report_name(const void* kernel, const char* callee);
+
 // cudaDeviceReset: attributes go back to their defaults.
 void forget_kernels();
 

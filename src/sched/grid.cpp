@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "runtime/kernels.hpp"
+
 namespace cusim::detail {
 
 namespace {
@@ -62,7 +64,7 @@ void grid_job::abort(cudaError_t error) {
 }
 
 std::string grid_job::kernel_name() const {
-  if (invocation_.name != nullptr) return invocation_.name;
+  if (const char* name = report_name(invocation_.function, invocation_.name)) return name;
   return fmt::format("kernel@{}", invocation_.function);
 }
 
