@@ -71,7 +71,7 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   block_idx_ = grid.block_index(linear);
   thread_count_ = grid.threads_per_block();
   next_thread_ = 0;
-  starter_queued = false;
+  queued_starter = nullptr;
   choose_thread_order();
   exited_ = 0;
   activity_ = block_activity{};
@@ -124,7 +124,6 @@ void block_state::choose_thread_order() {
 
 bool block_state::take_thread_afresh(thread_context& thread) {
   const unsigned int taken = next_thread_++;
-  if (thread.linear_tid == UINT_MAX) starter_queued = false;  // the fresh fiber has started
   const unsigned int t = thread_order_.empty() ? taken : thread_order_[taken];
   const dim3 dim = grid_->shape().block;
   thread.thread_idx = t < dim.x ? uint3{t, 0, 0} : thread_index_at(t, dim);

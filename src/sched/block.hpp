@@ -57,8 +57,11 @@ class block_state {
   unsigned int* thread_cursor() { return &next_thread_; }
   // Threads not started and no fresh fiber queued to start them: a fiber
   // that waits must hand them to a new one (worker::start_fiber_for).
-  bool needs_starter() const { return has_unstarted_threads() && !starter_queued; }
-  bool starter_queued = false;  // a fresh fiber is queued for its next thread
+  bool needs_starter() const { return has_unstarted_threads() && queued_starter == nullptr; }
+  // The fresh fiber queued for its next thread, until it runs. Other fibers
+  // may take the block's last threads first, and the block may end before
+  // it runs: then it is withdrawn (worker::withdraw_starter).
+  fiber* queued_starter = nullptr;
   // Race checking: the token of the __syncthreads now gathering
   // (sched/race_check.hpp), and the ones its threads release when they end:
   // the block before it in this place (its shared memory) ended before it began.

@@ -125,6 +125,15 @@ class fiber_queue {
     other.head_ = other.tail_ = nullptr;
     other.size_ = 0;
   }
+  // Removes `f`, which must be queued here, walking to it.
+  void remove(fiber* f) {
+    fiber* before = nullptr;
+    for (fiber* at = head_; at != f; at = at->next) before = at;
+    (before != nullptr ? before->next : head_) = f->next;
+    if (tail_ == f) tail_ = before;
+    f->next = nullptr;
+    --size_;
+  }
   // Removes the fiber at `index` (< size()), walking to it: for schedule
   // policies other than in-order, which are for debugging.
   fiber* take_at(std::size_t index) {

@@ -139,7 +139,7 @@ void worker::start_fiber_for(block_state& block, bool run_next) {
   f->abort_flag = &block.grid().abort_flag();
   set_linear_tid(f->thread, UINT_MAX);  // no previous thread to step from
   block.add_fiber(*f);
-  block.starter_queued = true;
+  block.queued_starter = f;
   if (run_next) ready_.push_front(f); else ready_.push_back(f);
 }
 
@@ -163,6 +163,7 @@ void worker::finish_block(block_state& block) {
 // memory retired, until the cluster's last block finishes: until then no
 // other block may take its place.
 void worker::finish_block_now(block_state& block) {
+  withdraw_starter(block);
   if (!block.launched.empty() || block.children != nullptr) {
     block.awaiting_children = true;
     block.fibers.clear();  // its last thread's fiber is leaving
@@ -187,6 +188,18 @@ void worker::finish_block_now(block_state& block) {
     member->cluster = nullptr;
     leave_resident(*member);
   }
+}
+
+// A block's queued fresh fiber that has not run (the other fibers took the
+// threads it was queued for) leaves the ready queue for the idle list: it
+// must not run for a block that has ended. Rare, so the walk is cheap.
+void worker::withdraw_starter(block_state& block) {
+  fiber* starter = block.queued_starter;
+  if (starter == nullptr) return;
+  block.queued_starter = nullptr;
+  ready_.remove(starter);
+  block.remove_fiber(*starter);
+  park_idle(*starter);
 }
 
 // Last in finish_block: completing a child grid may complete its parent's
@@ -363,6 +376,7 @@ void worker::report_escaped_exception() {
 void worker::fiber_loop(fiber& self) {
   for (;;) {
     block_state& block = *self.thread.block;
+    if (block.queued_starter == &self) block.queued_starter = nullptr;  // it runs: no longer queued
     if (!run_threads(self, block)) {
       block.remove_fiber(self);
     }

@@ -176,6 +176,7 @@ class worker {
   void start_fiber_for(block_state& block, bool run_next);
   void finish_block(block_state& block);
   void finish_block_now(block_state& block);
+  void withdraw_starter(block_state& block);
   void reclaim_aborted_blocks();
   void report_hang();
   // Synchronisation checks at a barrier (docs/debugging.md): reached from
