@@ -112,6 +112,15 @@ extern "C" void __tsan_on_report(void* tsan_report) {
     const std::string where = describe_device_address(address);
     if (!where.empty()) report("the race above is on {}, which is {}.", address, where);
   }
+  // One access is atomic and the other not: the "atomic" one may be a
+  // volatile access (race_volatile.cpp), which the report does not tell apart.
+  int other_atomic = 0;
+  if (__tsan_get_report_mop(tsan_report, 1, &tid, &address, &size, &write, &other_atomic, trace, 1) != 0 &&
+      atomic != other_atomic) {
+    report("one access is atomic (or volatile: the race check takes a volatile access for a relaxed atomic one, as "
+           "PTX does) and the other plain, and nothing orders them: a barrier between them would, or making both "
+           "atomic or volatile.");
+  }
   note_schedule_for_replay();
 }
 #endif

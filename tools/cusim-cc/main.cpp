@@ -130,6 +130,9 @@ class driver {
     cmd.insert(cmd.end(), tools_.instrument_flags.begin(), tools_.instrument_flags.end());
     // gcc warns that ThreadSanitizer ignores fences; clang has no such warning.
     if (!clang && std::find(cmd.begin(), cmd.end(), "-fsanitize=thread") != cmd.end()) cmd.push_back("-Wno-tsan");
+    // The race check takes a volatile access for a relaxed atomic one, as PTX
+    // does (src/check/race_volatile.cpp); gcc tells the two apart on request.
+    if (!clang && o_.check == check_kind::race) cmd.push_back("--param=tsan-distinguish-volatile=1");
     if (o_.make_shared_library) cmd.push_back("-fPIC");
     // An unoptimised build keeps each kernel's own frame: the thread loop
     // calls it through its pointer (include/cusim/detail/kernel_call.hpp).

@@ -60,6 +60,25 @@ __global__ void staged_sum(const int* in, int* out) {
   free(slot);
 }
 
+// Threads signal one another through volatile flags, nothing ordering them:
+// volatile accesses are relaxed ones (PTX's rule), which do not race with
+// each other (CUB's decoupled look-back passes tile states so); a plain read
+// of a flag another thread writes does.
+template <bool plain_read>
+__global__ void flags_between_threads(int* flags, int* out) {
+  const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x, count = gridDim.x * blockDim.x;
+  volatile int* shared_flags = flags;
+  shared_flags[i] = 2;
+  const unsigned int next = (i + 1) % count;
+  int seen;
+  if constexpr (plain_read) {
+    seen = flags[next];
+  } else {
+    seen = shared_flags[next];
+  }
+  if (seen == 2) atomicAdd(out, 1);
+}
+
 int main(int argc, char** argv) {
   const char* which = argc > 1 ? argv[1] : "";
   const int blocks = 4;
@@ -82,8 +101,12 @@ int main(int argc, char** argv) {
     last_block_sums<<<blocks, threads>>>(in, out + 1, done, out);
   } else if (std::strcmp(which, "heap") == 0) {
     staged_sum<<<blocks, threads>>>(in, out);
+  } else if (std::strcmp(which, "volatile") == 0) {
+    flags_between_threads<false><<<blocks, threads>>>(in, out);
+  } else if (std::strcmp(which, "volatile-and-plain") == 0) {
+    flags_between_threads<true><<<blocks, threads>>>(in, out);
   } else {
-    std::printf("usage: reductions missing-barrier|tree|counter|atomic-counter|warp|fence|heap\n");
+    std::printf("usage: reductions missing-barrier|tree|counter|atomic-counter|warp|fence|heap|volatile|volatile-and-plain\n");
     return 2;
   }
   cudaDeviceSynchronize();
