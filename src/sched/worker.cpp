@@ -46,8 +46,8 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
   grid_barrier_.race_token = race::fresh_token();
   primary_resident_ = 0;
   spin_resident_ = 0;
-  polls_since_progress_ = 0;
-  polls_needed_ = fewest_polls_before_admitting;
+  spins_since_exit_ = 0;
+  spins_needed_ = fewest_polls_before_admitting;
   current_ = this;
   scheduled_ = !schedule_is_default();
   if (scheduled_) {
@@ -616,34 +616,31 @@ void worker::spin_point(bool polling) {
   hand_over(self, next);
 }
 
-// Threads that poll wait for another's work. When the threads this worker
-// runs have polled many times and none has made progress meanwhile (exited,
-// arrived at or passed a barrier, completed a warp collective), every one
-// that runs may be polling for work of a block not yet started: a GPU would
-// be running that block on another multiprocessor (programs that pass work
+// Threads that poll wait for another's work. When none of the threads this
+// worker runs has exited while each has polled many times, every one that
+// runs may be polling for work of a block not yet started: a GPU would be
+// running that block on another multiprocessor (programs that pass work
 // between blocks through flags count on it, as long as the grid fits on the
 // device). The worker then takes one more block resident, while the device
 // would hold it and up to a budget of threads (each waiting thread holds a
-// fiber; a ThreadSanitizer build follows at most 8128). Threads contending
-// for a lock or a counter without a barrier between look the same, and get
-// blocks resident early, as on a GPU.
-bool worker::room_for_spinners(block_state& block) {
-  constexpr std::uint64_t polls_per_thread = 16;
-  constexpr std::uint64_t thread_budget = race::enabled || sanitizer_fibers::tsan ? 4096 : 16384;
-  if (++polls_since_progress_ < polls_needed_) return false;
-  // Looked at only now and then: a chain of child grids keeps thousands of blocks resident.
-  std::uint64_t resident_threads = 0, progress = activity_.exits.load(std::memory_order_relaxed);
-  for (block_state* b : resident_) {
-    resident_threads += b->thread_count();
-    const block_activity& done = b->activity();
-    progress += done.barriers + done.warp_collectives + b->barrier_arrivals();
-  }
-  polls_needed_ = std::max(fewest_polls_before_admitting, polls_per_thread * resident_threads);
-  polls_since_progress_ = 0;
-  if (progress != progress_at_last_look_) {
-    progress_at_last_look_ = progress;
+// fiber). Threads that only make many atomics (a histogram) cost a block
+// resident early, as on a GPU.
+bool worker::room_for_spinners(const block_state& block) {
+  constexpr std::uint64_t polls_per_thread = 16, thread_budget = 16384;
+  const std::uint64_t exits = activity_.exits.load(std::memory_order_relaxed);
+  if (exits != exits_at_last_spin_) {
+    exits_at_last_spin_ = exits;
+    spins_since_exit_ = 0;
+    spins_needed_ = fewest_polls_before_admitting;
     return false;
   }
+  if (++spins_since_exit_ < spins_needed_) return false;
+  // (Counted only now and then: a chain of child grids keeps thousands of blocks resident.)
+  std::uint64_t resident_threads = 0;
+  for (const block_state* b : resident_) resident_threads += b->thread_count();
+  spins_needed_ = std::max(fewest_polls_before_admitting, polls_per_thread * resident_threads);
+  if (spins_since_exit_ < spins_needed_) return false;
+  spins_since_exit_ = 0;
   grid_job& grid = block.grid();
   const unsigned int blocks = grid.cluster_blocks();
   if (&grid != grid_ || resident_threads + std::uint64_t{blocks} * grid.threads_per_block() > thread_budget ||

@@ -130,7 +130,7 @@ class worker {
   void spin_point(bool polling);
   // Whether the running thread, at a spin point, should let the worker's
   // loop admit one more block of the grid (and room for it was taken).
-  bool room_for_spinners(block_state& block);
+  bool room_for_spinners(const block_state& block);
   [[noreturn]] void abandon_thread();  // the running CUDA thread stops for good (assert, trap)
   // Memory spaces, as __isShared and __isLocal see them: shared memory of a
   // block resident on this worker, the stack of one of its fibers.
@@ -346,13 +346,13 @@ class worker {
   grid_job* grid_ = nullptr;  // the grid run() was given (host-launched)
   unsigned int primary_resident_ = 0;
   // Blocks of grid_ this worker keeps beyond settings_.resident_blocks, taken
-  // for polling threads (room_for_spinners); the polls since it last looked
-  // for progress, how many until it looks again, and what it saw.
+  // for spinning threads (room_for_spinners); and the spin points since the
+  // last thread exit it saw.
   unsigned int spin_resident_ = 0;
   static constexpr std::uint64_t fewest_polls_before_admitting = 4096;
-  std::uint64_t polls_since_progress_ = 0;
-  std::uint64_t polls_needed_ = fewest_polls_before_admitting;
-  std::uint64_t progress_at_last_look_ = 0;  // exits, barriers and collectives then
+  std::uint64_t spins_since_exit_ = 0;
+  std::uint64_t spins_needed_ = fewest_polls_before_admitting;
+  std::uint64_t exits_at_last_spin_ = 0;
   unsigned int resident_limit() const { return settings_.resident_blocks + spin_resident_; }
   std::vector<block_state*> blocks_to_finish_;
   bool finishing_blocks_ = false;
