@@ -127,10 +127,7 @@ class worker {
   // Whether the running thread's block has launched grids that have not completed.
   bool block_has_children() const;
   // The running thread steps aside for the others of its block (progress.hpp).
-  void spin_point(bool polling);
-  // Whether the running thread, at a spin point, should let the worker's
-  // loop admit one more block of the grid (and room for it was taken).
-  bool room_for_spinners(const block_state& block);
+  void spin_point();
   [[noreturn]] void abandon_thread();  // the running CUDA thread stops for good (assert, trap)
   // Memory spaces, as __isShared and __isLocal see them: shared memory of a
   // block resident on this worker, the stack of one of its fibers.
@@ -345,15 +342,6 @@ class worker {
   std::vector<std::unique_ptr<launch_sequence>> sequences_;  // running child grids, oldest first
   grid_job* grid_ = nullptr;  // the grid run() was given (host-launched)
   unsigned int primary_resident_ = 0;
-  // Blocks of grid_ this worker keeps beyond settings_.resident_blocks, taken
-  // for spinning threads (room_for_spinners); and the spin points since the
-  // last thread exit it saw.
-  unsigned int spin_resident_ = 0;
-  static constexpr std::uint64_t fewest_polls_before_admitting = 4096;
-  std::uint64_t spins_since_exit_ = 0;
-  std::uint64_t spins_needed_ = fewest_polls_before_admitting;
-  std::uint64_t exits_at_last_spin_ = 0;
-  unsigned int resident_limit() const { return settings_.resident_blocks + spin_resident_; }
   std::vector<block_state*> blocks_to_finish_;
   bool finishing_blocks_ = false;
   worker_settings settings_{};

@@ -13,12 +13,8 @@
 
 namespace cusim::detail {
 
-// Steps aside now, if anything else of the block can run. `polling`: the
-// thread may be waiting for another thread's work (an atomic, a failed
-// compare-and-swap, __nanosleep), not for time to pass (clock64) or for its
-// warp (lockstep mode): threads that poll long enough bring in more blocks
-// (worker::room_for_spinners).
-CUSIM_FACT(spins) void spin_point(bool polling = true);
+// Steps aside now, if anything else of the block can run.
+CUSIM_FACT(spins) void spin_point();
 
 // What reached a progress point: an atomic, a compare-and-swap that failed
 // (how a spin lock waits: always a spin point), or a fence.
