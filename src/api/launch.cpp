@@ -261,7 +261,10 @@ cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
 // children when one of its threads synchronises on them (legacy model) or
 // when all its threads have exited.
 cudaError_t record_device_launch(const launch_shape& requested, kernel_invocation invocation, const void* race_token) {
-  if (cudaError_t e = check_launch_stream(requested.stream, report_name(invocation.function, invocation.name), requested.file, requested.line)) return e;
+  if (cudaError_t e = check_launch_stream(requested.stream, invocation.function, invocation.name, requested.file,
+                                          requested.line)) {
+    return e;
+  }
   if (cudaError_t e = check_child_arguments(invocation, requested)) return e;
   block_state& block = *current_thread->block;
   grid_job& parent = block.grid();

@@ -34,6 +34,7 @@
 #include "api/graphs.hpp"
 #include "api/memory.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/kernels.hpp"
 #include "sched/worker.hpp"
 #include "support/diagnostics.hpp"
 #include "trace/trace.hpp"
@@ -186,11 +187,13 @@ cudaError_t check_device_stream(cudaStream_t stream, const char* api) {
   return check_owned(streams().find(stream), stream, "stream", api);
 }
 
-cudaError_t check_launch_stream(cudaStream_t stream, const char* kernel, const char* file, unsigned int line) {
+cudaError_t check_launch_stream(cudaStream_t stream, const void* function, const char* callee, const char* file,
+                                unsigned int line) {
   if (stream == nullptr || stream == cudaStreamTailLaunch || stream == cudaStreamFireAndForget) return cudaSuccess;
   const CUstream_st* s = streams().find(stream);
   // The usual case, decided without building the report's text.
   if (s != nullptr && s->owner.block_serial == current_thread->block->serial()) return cudaSuccess;
+  const char* kernel = report_name(function, callee);  // (the registry's lock: only for the report)
   const std::string what = fmt::format("the launch of {}{}", kernel != nullptr ? kernel : "a kernel",
                                        file != nullptr ? fmt::format(" at {}:{}", file, line) : std::string());
   return check_owned(s, stream, "stream", what.c_str());

@@ -17,10 +17,11 @@ cudaError_t check_host_stream(cudaStream_t stream);
 // `stream` (the NULL stream, or a stream the block created); otherwise
 // reports the misuse, stops the grid and returns cudaErrorInvalidResourceHandle.
 cudaError_t check_device_stream(cudaStream_t stream, const char* api);
-// The same for a device-side launch of `kernel` at file:line (which may also
-// use cudaStreamFireAndForget and cudaStreamTailLaunch); the report names
-// the launch.
-cudaError_t check_launch_stream(cudaStream_t stream, const char* kernel, const char* file, unsigned int line);
+// The same for a device-side launch of `function`, written as `callee`, at
+// file:line (which may also use cudaStreamFireAndForget and
+// cudaStreamTailLaunch); the report names the launch (report_name).
+cudaError_t check_launch_stream(cudaStream_t stream, const void* function, const char* callee, const char* file,
+                                unsigned int line);
 
 // Host streams: the ticket of the last work queued (device_queue.hpp) to
 // `stream`.
