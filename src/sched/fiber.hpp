@@ -129,10 +129,7 @@ class fiber_queue {
   void remove(fiber* f) {
     fiber* before = nullptr;
     for (fiber* at = head_; at != f; at = at->next) before = at;
-    (before != nullptr ? before->next : head_) = f->next;
-    if (tail_ == f) tail_ = before;
-    f->next = nullptr;
-    --size_;
+    unlink(before, f);
   }
   // Removes the fiber at `index` (< size()), walking to it: for schedule
   // policies other than in-order, which are for debugging.
@@ -141,10 +138,7 @@ class fiber_queue {
     fiber* before = head_;
     for (std::size_t i = 1; i < index; ++i) before = before->next;
     fiber* f = before->next;
-    before->next = f->next;
-    if (tail_ == f) tail_ = before;
-    f->next = nullptr;
-    --size_;
+    unlink(before, f);
     return f;
   }
   // The index of the fiber of the highest priority (the first of equals).
@@ -161,6 +155,13 @@ class fiber_queue {
   }
 
  private:
+  // Takes `f` out of the queue; `before` is the fiber ahead of it (nullptr: f is first).
+  void unlink(fiber* before, fiber* f) {
+    (before != nullptr ? before->next : head_) = f->next;
+    if (tail_ == f) tail_ = before;
+    f->next = nullptr;
+    --size_;
+  }
   fiber* head_ = nullptr;
   fiber* tail_ = nullptr;
   std::size_t size_ = 0;
