@@ -255,6 +255,12 @@ cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
   return cudaSuccess;
 }
 
+// Why a launch of `function` was refused, for CUSIM_VERBOSE's report.
+std::string launch_refusal(const void* function, const std::string& why) {
+  const char* name = registered_name(function);
+  return fmt::format("the launch of kernel {}: {}", name != nullptr ? name : "?", why);
+}
+
 // A launch from device code: checked as the device runtime checks it, then
 // recorded with the launching block (or, for a tail launch, its grid). A
 // child may start any time after its launch: cusim starts the block's
@@ -273,7 +279,7 @@ cudaError_t record_device_launch(const launch_shape& requested, kernel_invocatio
   launch_shape shape = requested;
   std::string why;
   if (validate(shape, kernel, invocation.function, shared_limit, why) != cudaSuccess) {
-    return set_error(cudaErrorInvalidConfiguration);
+    return set_error(cudaErrorInvalidConfiguration, launch_refusal(invocation.function, why).c_str());
   }
   if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
   // A tail launch runs after its launcher has finished, in its place: at its
@@ -319,8 +325,7 @@ cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invoc
   launch_shape shape = requested;
   std::string why;
   if (cudaError_t e = validate(shape, kernel, invocation.function, shared_limit, why)) {
-    const char* name = registered_name(invocation.function);
-    return set_error(e, fmt::format("the launch of kernel {}: {}", name != nullptr ? name : "?", why).c_str());
+    return set_error(e, launch_refusal(invocation.function, why).c_str());
   }
   if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
 

@@ -18,9 +18,13 @@
 #include "check/access_patterns.hpp"
 #include "check/access_sites.hpp"
 #include "memory/allocations.hpp"
+#include "runtime/errors.hpp"
 #include "sched/block.hpp"
 
 namespace cusim::detail {
+
+// A checked program hears of each error a CUDA call returns (runtime/errors.hpp).
+[[maybe_unused]] const bool errors_reported = (report_errors_by_default(), true);
 
 namespace {
 

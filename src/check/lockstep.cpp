@@ -33,6 +33,7 @@
 #include <cusim/detail/builtins.hpp>
 #include <cusim/detail/progress.hpp>
 
+#include "runtime/errors.hpp"
 #include "sched/block.hpp"
 #include "sched/fiber.hpp"
 #include "sched/worker.hpp"
@@ -41,6 +42,9 @@
 #include "support/source_lines.hpp"
 
 namespace cusim::detail {
+
+// A checked program hears of each error a CUDA call returns (runtime/errors.hpp).
+[[maybe_unused]] const bool errors_reported = (report_errors_by_default(), true);
 
 namespace {
 

@@ -11,12 +11,18 @@
 #include <cusim/detail/builtins.hpp>
 
 #include "check/address_description.hpp"
+#include "runtime/errors.hpp"
 #include "sched/block.hpp"
 #include "sched/grid.hpp"
 #include "sched/schedule.hpp"
 #include "support/diagnostics.hpp"
 
 namespace cusim::detail {
+
+#ifdef CUSIM_MEMORY_CHECK
+// A checked program hears of each error a CUDA call returns (runtime/errors.hpp).
+[[maybe_unused]] const bool errors_reported = (report_errors_by_default(), true);
+#endif
 
 void address_check::explain_bad_free(const char* api, const void* p) {
   void* frames[1];

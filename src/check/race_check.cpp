@@ -24,9 +24,13 @@ extern "C" int __tsan_get_report_mop(void* report, unsigned long index, int* tid
 #include "sched/fiber.hpp"
 #include "sched/grid.hpp"
 #include "sched/schedule.hpp"
+#include "runtime/errors.hpp"
 #include "support/diagnostics.hpp"
 
 namespace cusim::detail::race {
+
+// A checked program hears of each error a CUDA call returns (runtime/errors.hpp).
+[[maybe_unused]] const bool errors_reported = (report_errors_by_default(), true);
 
 namespace {
 constexpr std::size_t token_count = std::size_t{1} << 20;

@@ -8,6 +8,7 @@
 
 #include "support/diagnostics.hpp"
 #include "support/env.hpp"
+#include "support/program_site.hpp"
 
 namespace cusim::detail {
 
@@ -40,13 +41,23 @@ void absorb_deferred() {
   const cudaError_t e = deferred.exchange(cudaSuccess, std::memory_order_acq_rel);
   if (e != cudaSuccess) host_last_error = e;
 }
+// Set before main by the checking runtimes (report_errors_by_default).
+std::atomic<bool> reports_by_default{false};
+
+// CUSIM_VERBOSE=1 reports every error; =0 none, even in a checking build.
 bool verbose() {
   static const bool on = [] {
     const auto value = env_string("CUSIM_VERBOSE");
-    return value && *value == "1";
+    if (value && (*value == "1" || *value == "0")) return *value == "1";
+    return reports_by_default.load(std::memory_order_relaxed);
   }();
   return on;
 }
+
+// At most this many errors are reported, as compute-sanitizer's print limit
+// does: a program that hits one in a loop still gets a readable report.
+constexpr int report_limit = 100;
+std::atomic<int> reported{0};
 
 // The name a call_site gives ("cudaMalloc", "launch_kernel") as a verbose
 // line says it: the API function, or "a CUDA call" for one of cusim's own
@@ -54,6 +65,7 @@ bool verbose() {
 std::string api_name(const char* function) {
   const std::string name(function);
   if (name == "launch_kernel") return "a kernel launch";  // <<<...>>> and cudaLaunchKernel
+  if (name == "record_device_launch") return "a kernel launch in device code";
   return name.rfind("cuda", 0) == 0 ? name : "a CUDA call";
 }
 
@@ -69,11 +81,21 @@ cudaError_t set_error(cudaError_t error, const char* why, call_site where) {
   last_error_slot::set(error);
   // cudaErrorNotReady answers a query (cudaStreamQuery, cudaEventQuery): not a mistake.
   if (verbose() && error != cudaErrorNotReady) {
-    report("{} returns {}: {}", api_name(where.function), cudaGetErrorName(error),
-           why != nullptr ? why : cudaGetErrorString(error));
+    const int count = reported.fetch_add(1, std::memory_order_relaxed);
+    if (count < report_limit) {
+      // compute-sanitizer names the program's line that hit the error; so
+      // does cusim, where the debug information places one.
+      const std::string site = program_call_site();
+      report("{}{} returns {}: {}", site.empty() ? std::string() : site + ": ", api_name(where.function),
+             cudaGetErrorName(error), why != nullptr ? why : cudaGetErrorString(error));
+    } else if (count == report_limit) {
+      report("{} errors reported; further ones are not (CUSIM_VERBOSE=0 turns the reports off)", report_limit);
+    }
   }
   return error;
 }
+
+void report_errors_by_default() { reports_by_default.store(true, std::memory_order_relaxed); }
 
 cudaError_t sticky_error() {
   if (unavailable.load(std::memory_order_acquire)) return cudaErrorDevicesUnavailable;

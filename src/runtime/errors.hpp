@@ -10,12 +10,19 @@ namespace cusim::detail {
 
 // Records `error` as the calling host thread's last error (unless it is
 // cudaSuccess) and returns it: `return set_error(cudaErrorInvalidValue);`.
-// Under CUSIM_VERBOSE=1 it also says so on stderr, in one line naming the
-// API function it was called from (`where`) and why: `why` where the call
-// site gives it, else the error's description.
+// Under CUSIM_VERBOSE=1 (the default of the checking builds) it also says so
+// on stderr, in one line naming the program's line that made the call (where
+// its debug information places it), the API function it was called from
+// (`where`) and why: `why` where the call site gives it, else the error's
+// description.
 cudaError_t set_error(cudaError_t error, call_site where = call_site::current());
 cudaError_t set_error(cudaError_t error, const char* why,
                       call_site where = call_site::current());
+
+// Makes CUSIM_VERBOSE default to 1: the checking runtimes (cusim-cc
+// --check=..., --warp-mode=lockstep) call it before main, so a program they
+// check hears of each error a CUDA call returns, as under compute-sanitizer.
+void report_errors_by_default();
 
 // The sticky error, or cudaSuccess. make_sticky records a kernel fault; like
 // a GPU's, it surfaces at the next API call, not as the launch's own error.

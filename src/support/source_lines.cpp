@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 #if defined(__linux__) && __has_include(<dlfcn.h>) && __has_include(<link.h>)
 #include <dlfcn.h>
 #include <elf.h>
@@ -15,12 +17,17 @@
 
 namespace cusim::detail {
 
+namespace {
+
+using answer_handler = std::function<void(const void* pc, std::vector<std::string> lines)>;
+
 #if defined(__linux__) && __has_include(<dlfcn.h>) && __has_include(<link.h>)
-std::map<const void*, std::string> source_lines(const std::vector<const void*>& pcs) {
-  std::map<const void*, std::string> lines;
+// Runs addr2line (with `options`) once per ELF file over the return
+// addresses `pcs`, each placed at the instruction before it, and hands each
+// address's answer lines to `handle` ("??:0" and the like included).
+void ask_addr2line(const std::vector<const void*>& pcs, const char* options, const answer_handler& handle) {
   std::map<std::string, std::vector<std::pair<const void*, std::uintptr_t>>> by_file;
   for (const void* pc : pcs) {
-    lines[pc] = fmt::format("{}", pc);
     Dl_info info{};
     const void* at = static_cast<const char*>(pc) - 1;  // the call's own instruction
     if (dladdr(at, &info) == 0 || info.dli_fbase == nullptr) continue;
@@ -38,28 +45,63 @@ std::map<const void*, std::string> source_lines(const std::vector<const void*>& 
     by_file[file].emplace_back(pc, offset);
   }
   for (const auto& [file, entries] : by_file) {
-    std::string command = fmt::format("addr2line -e '{}'", file);
+    // -a starts each address's answer with the address, so an answer of
+    // several lines (-i: the functions inlined there) is told from the next.
+    std::string command = fmt::format("addr2line -a {} -e '{}'", options, file);
     for (const auto& entry : entries) command += fmt::format(" {:#x}", entry.second);
     std::FILE* out = ::popen(command.c_str(), "r");
     if (out == nullptr) continue;
-    char line[4096];
-    for (const auto& entry : entries) {
-      if (std::fgets(line, sizeof line, out) == nullptr) break;
-      std::string text(line);
+    char buffer[4096];
+    std::size_t next = 0;
+    std::vector<std::string> answer;
+    bool started = false;
+    const auto finish = [&] {
+      if (started && next <= entries.size()) handle(entries[next - 1].first, std::move(answer));
+      answer.clear();
+    };
+    while (std::fgets(buffer, sizeof buffer, out) != nullptr) {
+      std::string text(buffer);
       text.erase(text.find_last_not_of("\n") + 1);
+      if (text.rfind("0x", 0) == 0) {
+        finish();
+        started = true;
+        ++next;
+        continue;
+      }
       if (auto cut = text.find(" (discriminator"); cut != std::string::npos) text.erase(cut);
-      if (text.rfind("??", 0) != 0) lines[entry.first] = text;
+      answer.push_back(std::move(text));
     }
+    finish();
     ::pclose(out);
   }
-  return lines;
 }
 #else
+void ask_addr2line(const std::vector<const void*>&, const char*, const answer_handler&) {}
+#endif
+
+bool placed(const std::string& line) { return line.rfind("??", 0) != 0; }
+
+}  // namespace
+
 std::map<const void*, std::string> source_lines(const std::vector<const void*>& pcs) {
   std::map<const void*, std::string> lines;
   for (const void* pc : pcs) lines[pc] = fmt::format("{}", pc);
+  ask_addr2line(pcs, "", [&](const void* pc, std::vector<std::string> answer) {
+    if (!answer.empty() && placed(answer.front())) lines[pc] = answer.front();
+  });
   return lines;
 }
-#endif
+
+std::map<const void*, std::vector<std::string>> inlined_source_lines(const std::vector<const void*>& pcs) {
+  std::map<const void*, std::vector<std::string>> chains;
+  for (const void* pc : pcs) chains[pc];
+  ask_addr2line(pcs, "-i", [&](const void* pc, std::vector<std::string> answer) {
+    std::vector<std::string>& chain = chains[pc];
+    for (std::string& line : answer) {
+      if (placed(line)) chain.push_back(std::move(line));
+    }
+  });
+  return chains;
+}
 
 }  // namespace cusim::detail
