@@ -11,18 +11,11 @@
 #include <fmt/format.h>
 
 #include "memory/small_buffers.hpp"
+#include "memory/unwritten.hpp"
 #include "platform/memory.hpp"
 #include "support/address_check.hpp"
 #include "support/diagnostics.hpp"
 
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define CUSIM_VALGRIND_UNWRITTEN(p, n) VALGRIND_MAKE_MEM_UNDEFINED(p, n)
-#define CUSIM_VALGRIND_NO_ACCESS(p, n) VALGRIND_MAKE_MEM_NOACCESS(p, n)
-#else
-#define CUSIM_VALGRIND_UNWRITTEN(p, n) static_cast<void>(0)
-#define CUSIM_VALGRIND_NO_ACCESS(p, n) static_cast<void>(0)
-#endif
 
 namespace cusim::detail {
 
@@ -102,9 +95,9 @@ allocation allocate_block(std::size_t size, memory_kind kind, int device) {
   made.base = mapping + made.lead;
   // Valgrind takes fresh mappings for written memory: as a malloc'd block's,
   // the buffer's bytes are unwritten and the rest out of bounds.
-  CUSIM_VALGRIND_NO_ACCESS(mapping, made.lead);
-  CUSIM_VALGRIND_UNWRITTEN(made.base, size);
-  CUSIM_VALGRIND_NO_ACCESS(static_cast<char*>(made.base) + size, padded_size(made) - size);
+  mark_no_access(mapping, made.lead);
+  mark_unwritten(made.base, size);
+  mark_no_access(static_cast<char*>(made.base) + size, padded_size(made) - size);
   return made;
 }
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "memory/unwritten.hpp"
 #include "sched/grid.hpp"
 #include "sched/race_check.hpp"
 #include "sched/schedule.hpp"
@@ -94,6 +95,7 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   address_check::poison(arena_.get(), arena_used_);
   arena_used_ = align_up(grid.shape().dynamic_shared_bytes, shared_alignment);
   address_check::unpoison(arena_.get(), grid.shape().dynamic_shared_bytes);
+  mark_unwritten(arena_.get(), grid.shape().dynamic_shared_bytes);  // whatever an earlier block left there
   static_bytes_ = 0;
   slots_.clear();
   cluster = nullptr;
@@ -265,6 +267,7 @@ void* block_state::shared_slot(shared_site& site) {
   static_bytes_ += site.size;
   slots_.push_back({&site, id, offset});
   address_check::unpoison(arena_.get() + offset, site.size);
+  mark_unwritten(arena_.get() + offset, site.size);
   return arena_.get() + offset;
 }
 
