@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdio>
+#include <cstring>
 
 #include <sanitizer/tsan_interface.h>
 // Exported by TSan's runtime, not declared by GCC 12's header: the calling
@@ -15,6 +16,9 @@ extern "C" void __tsan_ignore_thread_end();
 // by GCC 12's header either.
 extern "C" int __tsan_get_report_mop(void* report, unsigned long index, int* tid, void** address, int* size,
                                      int* write, int* atomic, void** trace, unsigned long trace_size);
+extern "C" int __tsan_get_report_thread(void* report, unsigned long index, int* tid, unsigned long long* os_id,
+                                        int* running, const char** name, int* parent_tid, void** trace,
+                                        unsigned long trace_size);
 
 #include <cusim/detail/builtins.hpp>
 
@@ -103,6 +107,22 @@ runtime_scope::~runtime_scope() {
 
 }  // namespace cusim::detail::race
 
+namespace {
+// Whether the thread `tid` of a report is a CUDA thread (named by
+// thread_begins) rather than the program's host code.
+bool reported_cuda_thread(void* tsan_report, int tid) {
+  int thread = 0, running = 0, parent = 0;
+  unsigned long long os_id = 0;
+  const char* name = nullptr;
+  void* trace[1];
+  for (unsigned long i = 0;
+       __tsan_get_report_thread(tsan_report, i, &thread, &os_id, &running, &name, &parent, trace, 1) != 0; ++i) {
+    if (thread == tid) return name != nullptr && std::strncmp(name, "kernel ", 7) == 0;
+  }
+  return false;
+}
+}  // namespace
+
 // TSan calls this after printing a report. Its "Location is heap block"
 // names a runtime allocation where the program has a __shared__ variable or
 // a device buffer: say which, and how to replay the run.
@@ -118,9 +138,15 @@ extern "C" void __tsan_on_report(void* tsan_report) {
   }
   // One access is atomic and the other not: the "atomic" one may be a
   // volatile access (race_volatile.cpp), which the report does not tell apart.
-  int other_atomic = 0;
-  if (__tsan_get_report_mop(tsan_report, 1, &tid, &address, &size, &write, &other_atomic, trace, 1) != 0 &&
-      atomic != other_atomic) {
+  int other_atomic = 0, other_tid = 0;
+  const bool two = __tsan_get_report_mop(tsan_report, 1, &other_tid, &address, &size, &write, &other_atomic, trace,
+                                         1) != 0;
+  if (two && reported_cuda_thread(tsan_report, tid) != reported_cuda_thread(tsan_report, other_tid)) {
+    report("one access is the host's and the other a CUDA thread's: the host touched the memory while the kernel "
+           "could still run. A synchronisation between the launch and the host's access (cudaDeviceSynchronize, "
+           "cudaStreamSynchronize, cudaEventSynchronize) orders them.");
+  }
+  if (two && atomic != other_atomic) {
     report("one access is atomic (or volatile: the race check takes a volatile access for a relaxed atomic one, as "
            "PTX does) and the other plain, and nothing orders them: a barrier between them would, or making both "
            "atomic or volatile.");

@@ -101,12 +101,19 @@ int main(int argc, char** argv) {
     last_block_sums<<<blocks, threads>>>(in, out + 1, done, out);
   } else if (std::strcmp(which, "heap") == 0) {
     staged_sum<<<blocks, threads>>>(in, out);
+  } else if (std::strcmp(which, "host-too-early") == 0) {
+    // The host reads a result the kernel may not have written yet: no
+    // synchronisation between the launch and the read.
+    tree_sum<<<blocks, threads>>>(in, out, true);
+    std::printf("%s: read before synchronising %d\n", which, out[0]);
   } else if (std::strcmp(which, "volatile") == 0) {
     flags_between_threads<false><<<blocks, threads>>>(in, out);
   } else if (std::strcmp(which, "volatile-and-plain") == 0) {
     flags_between_threads<true><<<blocks, threads>>>(in, out);
   } else {
-    std::printf("usage: reductions missing-barrier|tree|counter|atomic-counter|warp|fence|heap|volatile|volatile-and-plain\n");
+    std::printf(
+        "usage: reductions missing-barrier|tree|counter|atomic-counter|warp|fence|heap|volatile|volatile-and-plain|"
+        "host-too-early\n");
     return 2;
   }
   cudaDeviceSynchronize();
