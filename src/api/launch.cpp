@@ -313,19 +313,17 @@ cudaError_t launch_from_device(const launch_shape& requested, kernel_invocation 
   return record_device_launch(requested, std::move(invocation), token);
 }
 
-}  // namespace
-
-cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invocation) {
-  if (cudaError_t e = context_error()) return e;
-  if (invocation.function == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
-  if (current_thread != nullptr) return launch_from_device(requested, std::move(invocation));
+// A launch from the host: checked, then queued in its stream. `refusal`:
+// why the checks refused it, where they say.
+cudaError_t launch_from_host(const launch_shape& requested, kernel_invocation invocation, std::string& refusal) {
   if (cudaError_t e = check_host_stream(requested.stream)) return set_error(e);
   kernel_info& kernel = kernel_record(invocation.function);
   std::size_t shared_limit = 0;
   launch_shape shape = requested;
   std::string why;
   if (cudaError_t e = validate(shape, kernel, invocation.function, shared_limit, why)) {
-    return set_error(e, launch_refusal(invocation.function, why).c_str());
+    refusal = launch_refusal(invocation.function, why);
+    return set_error(e, refusal.c_str());
   }
   if (cudaError_t e = resolve_cluster(shape, kernel, invocation.function)) return set_error(e);
 
@@ -348,6 +346,20 @@ cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invoc
   // Like a GPU launch: a fault shows up at the next synchronisation.
   return enqueue(shape.stream, std::move(run), cudaGraphNodeTypeKernel, false, "a kernel launch", nullptr, 0,
                  launch->invocation.name != nullptr ? launch->invocation.name : "a kernel");
+}
+
+}  // namespace
+
+cudaError_t launch_kernel(const launch_shape& requested, kernel_invocation invocation) {
+  if (cudaError_t e = context_error()) return e;
+  if (invocation.function == nullptr) return set_error(cudaErrorInvalidDeviceFunction);
+  if (current_thread != nullptr) return launch_from_device(requested, std::move(invocation));
+  std::string refusal;
+  const cudaError_t e = launch_from_host(requested, std::move(invocation), refusal);
+  // A <<<>>> launch returns nothing: its error reaches the program only if
+  // it asks (cudaGetLastError), which errors.hpp checks it does.
+  if (e != cudaSuccess && requested.file != nullptr) note_failed_launch(e, refusal, requested.file, requested.line);
+  return e;
 }
 
 }  // namespace cusim::detail

@@ -1,6 +1,8 @@
 #include "runtime/errors.hpp"
 
 #include <atomic>
+#include <cstdlib>
+#include <mutex>
 #include <string>
 
 #include <cuda_runtime_api.h>
@@ -59,12 +61,42 @@ bool verbose() {
 constexpr int report_limit = 100;
 std::atomic<int> reported{0};
 
+// Launches that failed since the program last asked for its errors
+// (note_failed_launch), told at exit.
+struct unasked_launch_failures {
+  std::mutex lock;
+  cudaError_t first_error = cudaSuccess;
+  std::string first_why;
+  std::string first_site;
+  unsigned long count = 0;
+};
+unasked_launch_failures& unasked() {
+  static unasked_launch_failures failures;
+  return failures;
+}
+void forget_unasked_failures() {
+  unasked_launch_failures& u = unasked();
+  std::lock_guard guard(u.lock);
+  u.count = 0;
+}
+void report_unasked_failures() {
+  unasked_launch_failures& u = unasked();
+  std::lock_guard guard(u.lock);
+  if (u.count == 0) return;
+  report("warning: the kernel launch at {} failed with {} ({}), and the program exited without asking for the "
+         "error (cudaGetLastError or cudaPeekAtLastError after the launch): the kernel never ran, so what the "
+         "program made of its output is not the kernel's work.{}",
+         u.first_site, cudaGetErrorName(u.first_error),
+         u.first_why.empty() ? std::string(cudaGetErrorString(u.first_error)) : u.first_why,
+         u.count > 1 ? fmt::format(" {} more launches failed unasked after it.", u.count - 1) : std::string());
+}
+
 // The name a call_site gives ("cudaMalloc", "launch_kernel") as a verbose
 // line says it: the API function, or "a CUDA call" for one of cusim's own
 // helpers (but for the launch).
 std::string api_name(const char* function) {
   const std::string name(function);
-  if (name == "launch_kernel") return "a kernel launch";  // <<<...>>> and cudaLaunchKernel
+  if (name == "launch_kernel" || name == "launch_from_host") return "a kernel launch";  // <<<...>>>, cudaLaunchKernel
   if (name == "record_device_launch") return "a kernel launch in device code";
   return name.rfind("cuda", 0) == 0 ? name : "a CUDA call";
 }
@@ -93,6 +125,17 @@ cudaError_t set_error(cudaError_t error, const char* why, call_site where) {
     }
   }
   return error;
+}
+
+void note_failed_launch(cudaError_t error, const std::string& why, const char* file, unsigned int line) {
+  unasked_launch_failures& u = unasked();
+  std::lock_guard guard(u.lock);
+  if (u.count++ > 0) return;
+  u.first_error = error;
+  u.first_why = why;
+  u.first_site = fmt::format("{}:{}", file, line);
+  static const bool registered = std::atexit(report_unasked_failures) == 0;
+  static_cast<void>(registered);
 }
 
 void report_errors_by_default() { reports_by_default.store(true, std::memory_order_relaxed); }
@@ -138,6 +181,7 @@ cudaError_t cudaGetLastError(void) {
   // Clears the record even after a fault; calls that need the device go on
   // failing with the sticky error (measured on an H100).
   absorb_deferred();
+  if (current_thread == nullptr) forget_unasked_failures();
   const cudaError_t error = last_error_slot::get();
   last_error_slot::set(cudaSuccess);
   return error;
@@ -145,6 +189,7 @@ cudaError_t cudaGetLastError(void) {
 
 cudaError_t cudaPeekAtLastError(void) {
   absorb_deferred();
+  if (current_thread == nullptr) forget_unasked_failures();
   return last_error_slot::get();
 }
 

@@ -4,6 +4,8 @@
 #pragma once
 #include <driver_types.h>
 
+#include <string>
+
 #include "support/call_site.hpp"
 
 namespace cusim::detail {
@@ -23,6 +25,16 @@ cudaError_t set_error(cudaError_t error, const char* why,
 // --check=..., --warp-mode=lockstep) call it before main, so a program they
 // check hears of each error a CUDA call returns, as under compute-sanitizer.
 void report_errors_by_default();
+
+// A <<<>>> launch from the host at `file`:`line` failed with `error`
+// (`why`: the launch checks' reason, or empty for CUDA's description). The
+// launch returns nothing, so the program learns of it only by asking
+// (cudaGetLastError, cudaPeekAtLastError); if it has not asked since by the
+// time it exits, cusim says so on stderr: the kernel never ran, and a
+// program that goes on as if it had is computing from memory the kernel
+// never wrote (the first bug a learner meets: 1024 threads per block
+// exceeded, too much shared memory).
+void note_failed_launch(cudaError_t error, const std::string& why, const char* file, unsigned int line);
 
 // The sticky error, or cudaSuccess. make_sticky records a kernel fault; like
 // a GPU's, it surfaces at the next API call, not as the launch's own error.
