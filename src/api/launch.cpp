@@ -210,6 +210,22 @@ grid_plan plan_grid(const grid_job& grid) {
           shape.cooperative ? 1u : worker_count()};
 }
 
+// The blocks beyond the workers' usual number that threads spinning for
+// another block's work may bring in (worker::room_for_spinners): what the
+// device holds at once, less what the workers hold anyway.
+long spin_room(const grid_job& grid, const grid_plan& plan) {
+  const launch_shape& shape = grid.shape();
+  if (shape.cooperative) return 0;  // every block is resident already
+  const long per_multiprocessor = resident_blocks_per_multiprocessor(
+      grid.kernel(), grid.invocation().function, grid.threads_per_block(), shape.dynamic_shared_bytes);
+  const long device = per_multiprocessor * active_profile().multiprocessor_count;
+  const long usual_blocks = long(plan.workers) * long(plan.settings.resident_blocks);
+  const long room = std::max(0L, device - usual_blocks);
+  if (!worker::thread_identities_limited()) return room;
+  const long spare_threads = long(worker::limited_resident_threads) - usual_blocks * long(grid.threads_per_block());
+  return std::clamp(spare_threads / long(grid.threads_per_block()), 0L, room);
+}
+
 // 4. Run. Runs a launch from the host, then its tail launches (and theirs) in
 // order, each after everything before it has finished. Device-side launches
 // other than tail launches run on the worker of the block that made them
@@ -235,6 +251,7 @@ cudaError_t run_launch_tree(child_launch first, launch_tree& tree) {
       return cudaErrorNotSupported;
     }
     const grid_plan plan = plan_grid(grid);
+    grid.set_spin_room(spin_room(grid, plan));
     const auto started = std::chrono::steady_clock::now();
     worker_pool& workers = pool_of_size(worker_count());
     workers.run(grid, plan.settings, plan.workers);

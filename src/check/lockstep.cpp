@@ -338,7 +338,7 @@ void wait_for_lanes_behind(const thread_context& t, lane_state& me) {
   std::uint64_t seen = moves;
   const auto since = std::chrono::steady_clock::now();
   for (unsigned int round = 1; behind != 0; ++round) {
-    spin_point();
+    spin_point(/*polling=*/false);
     if (round % 64 == 0) {
       behind = lanes_behind(t, me, ~0u);
       const auto waited = std::chrono::steady_clock::now() - since;
@@ -368,7 +368,7 @@ void on_access(void* address, unsigned int, bool, void* pc) {
   lane_state* me = running_lane(t);
   if (me == nullptr) return;
   me->move_to(reinterpret_cast<std::uintptr_t>(pc));
-  spin_point();  // the block's other threads make their next access
+  spin_point(/*polling=*/false);  // the block's other threads make their next access
   wait_for_lanes_behind(*t, *me);
 }
 
@@ -383,7 +383,7 @@ void on_basic_block(void* pc, const void* frame) {
   // Lanes just woken from a barrier at a loop's end have not stepped aside
   // yet, so they do not count as behind: let them come up to the loop's
   // end, as an access would, before looking.
-  if (jumps_back && lanes_not_stepped_aside(*t) != 0) spin_point();
+  if (jumps_back && lanes_not_stepped_aside(*t) != 0) spin_point(/*polling=*/false);
   wait_for_lanes_behind(*t, *me);
 }
 

@@ -64,6 +64,7 @@ std::atomic<int> reported{0};
 // Launches that failed since the program last asked for its errors
 // (note_failed_launch), told at exit.
 struct unasked_launch_failures {
+  std::atomic<bool> any{false};  // so that asking costs a load, not the lock, when none failed
   std::mutex lock;
   cudaError_t first_error = cudaSuccess;
   std::string first_why;
@@ -76,8 +77,10 @@ unasked_launch_failures& unasked() {
 }
 void forget_unasked_failures() {
   unasked_launch_failures& u = unasked();
+  if (!u.any.load(std::memory_order_acquire)) return;
   std::lock_guard guard(u.lock);
   u.count = 0;
+  u.any.store(false, std::memory_order_release);
 }
 void report_unasked_failures() {
   unasked_launch_failures& u = unasked();
@@ -130,6 +133,7 @@ cudaError_t set_error(cudaError_t error, const char* why, call_site where) {
 void note_failed_launch(cudaError_t error, const std::string& why, const char* file, unsigned int line) {
   unasked_launch_failures& u = unasked();
   std::lock_guard guard(u.lock);
+  u.any.store(true, std::memory_order_release);
   if (u.count++ > 0) return;
   u.first_error = error;
   u.first_why = why;

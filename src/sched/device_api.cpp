@@ -118,11 +118,11 @@ unsigned int cluster_query_rank(const void* address) {
 
 void note_progress_point_in_runtime(progress_kind kind) { count_progress_point(kind); }
 
-void spin_point() {
+void spin_point(bool polling) {
   // Atomics and fences may run outside kernels too (host code): nothing to do there.
   if (worker* w = worker::current(); w != nullptr && current_thread != nullptr) {
     race::runtime_scope bookkeeping;
-    w->spin_point();
+    w->spin_point(polling);
   }
 }
 
@@ -155,7 +155,7 @@ long long monotonic_nanoseconds() {
 }
 
 long long device_clock_cycles() {
-  spin_point();
+  spin_point(/*polling=*/false);
   const __int128 nanoseconds = monotonic_nanoseconds();
   return static_cast<long long>(nanoseconds * active_profile().clock_rate_khz / 1'000'000);
 }

@@ -153,6 +153,19 @@ class grid_job {
   void add_tail_launch(child_launch child);
   std::vector<child_launch> take_tail_launches();
 
+  // Blocks that workers may keep resident beyond their usual number when
+  // every thread they run spins (worker::room_for_spinners): up to what the
+  // device holds at once (occupancy times multiprocessors). Set at the
+  // launch; a grid launched from the device has none.
+  void set_spin_room(long blocks) { spin_room_.store(blocks, std::memory_order_relaxed); }
+  bool take_spin_room(unsigned int blocks) {
+    long left = spin_room_.load(std::memory_order_relaxed);
+    while (left >= long(blocks)) {
+      if (spin_room_.compare_exchange_weak(left, left - long(blocks), std::memory_order_relaxed)) return true;
+    }
+    return false;
+  }
+
   // Race checking (sched/race_check.hpp): what happens before the grid's
   // threads start (the host's work, or the launching thread's), and what
   // its threads' work happens before (the tree's completion, waits for children).
@@ -178,6 +191,7 @@ class grid_job {
   bool scheduled_;            // a schedule policy other than in-order
   start_order block_order_;  // then: the order clusters (blocks) start in
   std::atomic<bool> aborted_{false};  // the tree's, on its root (abort())
+  std::atomic<long> spin_room_{0};
   std::atomic<cudaError_t> error_{cudaSuccess};
   grid_job* root_ = this;
   const void* race_start_ = nullptr;

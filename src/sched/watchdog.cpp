@@ -114,9 +114,9 @@ void stall_watchdog::check(const grid_job& grid, std::size_t index, sample& s,
     note_schedule_for_replay();
     report("kernel {}: no thread of the blocks on worker {} has finished for {}, though they keep switching (at "
            "barriers, atomics or sleeps; now block ({},{},{}), thread ({},{},{})): they may wait for something that "
-           "nothing will do: another thread that cannot go on, blocks of the grid not started yet (a worker keeps "
-           "CUSIM_RESIDENT_BLOCKS blocks alive at once, 1 by default: more workers or a larger setting let them "
-           "start), the host (a kernel cannot see what the host does while the host waits for it, in a synchronous "
+           "nothing will do: another thread that cannot go on, blocks of the grid not started yet (more than the "
+           "device holds at once, which a GPU would not start either; or blocks of a child grid, which start only "
+           "as its parent's worker makes room: CUSIM_RESIDENT_BLOCKS), the host (a kernel cannot see what the host does while the host waits for it, in a synchronous "
            "call or with CUDA_LAUNCH_BLOCKING=1), or work that cannot start before this kernel ends (later in its "
            "stream, or waiting for it). (CUSIM_WATCHDOG=seconds sets this report's delay, 0 turns it off.)",
            grid.kernel_name(), index, seconds(s.last_exit), b.x, b.y, b.z, t.x, t.y, t.z);

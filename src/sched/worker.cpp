@@ -45,6 +45,9 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
   grid_barrier_.waiters = fiber_queue{};
   grid_barrier_.race_token = race::fresh_token();
   primary_resident_ = 0;
+  spin_resident_ = 0;
+  polls_since_progress_ = 0;
+  polls_needed_ = fewest_polls_before_admitting;
   current_ = this;
   scheduled_ = !schedule_is_default();
   if (scheduled_) {
@@ -67,7 +70,7 @@ void worker::run(grid_job& grid, const worker_settings& settings) {
     // Child grids first: blocks of their parents wait for them.
     admit_child_blocks();
     std::uint64_t cluster = 0;
-    while (primary_resident_ + grid.cluster_blocks() <= settings_.resident_blocks && grid.take_cluster(cluster, index_)) {
+    while (primary_resident_ + grid.cluster_blocks() <= resident_limit() && grid.take_cluster(cluster, index_)) {
       admit_cluster(grid, cluster);
     }
     if (fiber* f = pick_next()) {
@@ -407,7 +410,7 @@ void worker::fiber_loop(fiber& self) {
 bool worker::admit_next_cluster_here() {
   if (race::enabled || scheduled_ || grid_ == nullptr || !sequences_.empty() || grid_->aborted()) return false;
   std::uint64_t cluster = 0;
-  if (primary_resident_ + grid_->cluster_blocks() > settings_.resident_blocks ||
+  if (primary_resident_ + grid_->cluster_blocks() > resident_limit() ||
       !grid_->take_cluster(cluster, index_)) {
     return false;
   }
@@ -572,7 +575,7 @@ bool worker::threads_ended(block_state& block, unsigned int first, unsigned int 
   return false;
 }
 
-void worker::spin_point() {
+void worker::spin_point(bool polling) {
   fiber& self = *running_;
   record_loop_progress(self);
   block_state& block = *self.thread.block;
@@ -586,6 +589,12 @@ void worker::spin_point() {
   // The thread it waits for may not have started: a loop fiber runs threads
   // one after another, so give the rest of the block a fiber of their own.
   if (block.needs_starter()) start_fiber_for(block, /*run_next=*/true);
+  if (polling && room_for_spinners(block)) {
+    // The worker's loop admits the block (run()); this thread goes on after it.
+    ready_.push_back(&self);
+    hand_over(self, nullptr);
+    return;
+  }
   if (ready_.empty()) {
     // It yielded, though nothing else could run: for the watchdog that is a
     // thread that waits (spins), not one that never lets others run.
@@ -605,6 +614,47 @@ void worker::spin_point() {
   fiber* next = pick_next();
   ready_.push_back(&self);
   hand_over(self, next);
+}
+
+// Threads that poll wait for another's work. When the threads this worker
+// runs have polled many times and none has made progress meanwhile (exited,
+// arrived at or passed a barrier, completed a warp collective), every one
+// that runs may be polling for work of a block not yet started: a GPU would
+// be running that block on another multiprocessor (programs that pass work
+// between blocks through flags count on it, as long as the grid fits on the
+// device). The worker then takes one more block resident, while the device
+// would hold it and up to a budget of threads (each waiting thread holds a
+// fiber; a ThreadSanitizer build follows at most 8128). Threads contending
+// for a lock or a counter without a barrier between look the same, and get
+// blocks resident early, as on a GPU.
+bool worker::thread_identities_limited() { return race::enabled || sanitizer_fibers::tsan; }
+
+bool worker::room_for_spinners(block_state& block) {
+  constexpr std::uint64_t polls_per_thread = 16;
+  const std::uint64_t thread_budget = thread_identities_limited() ? limited_resident_threads : 16384;
+  if (++polls_since_progress_ < polls_needed_) return false;
+  // Looked at only now and then: a chain of child grids keeps thousands of blocks resident.
+  std::uint64_t resident_threads = 0, progress = activity_.exits.load(std::memory_order_relaxed);
+  for (block_state* b : resident_) {
+    resident_threads += b->thread_count();
+    const block_activity& done = b->activity();
+    progress += done.barriers + done.warp_collectives + b->barrier_arrivals();
+  }
+  // 16 polls for each thread that can run (the rest wait at barriers and poll nothing).
+  polls_needed_ = std::max(fewest_polls_before_admitting, polls_per_thread * (ready_.size() + 1));
+  polls_since_progress_ = 0;
+  if (progress != progress_at_last_look_) {
+    progress_at_last_look_ = progress;
+    return false;
+  }
+  grid_job& grid = block.grid();
+  const unsigned int blocks = grid.cluster_blocks();
+  if (&grid != grid_ || resident_threads + std::uint64_t{blocks} * grid.threads_per_block() > thread_budget ||
+      !grid.take_spin_room(blocks)) {
+    return false;
+  }
+  spin_resident_ += blocks;
+  return true;
 }
 
 void worker::check_unguarded_stack(const fiber& self, bool finished) const {

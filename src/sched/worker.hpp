@@ -127,7 +127,19 @@ class worker {
   // Whether the running thread's block has launched grids that have not completed.
   bool block_has_children() const;
   // The running thread steps aside for the others of its block (progress.hpp).
-  void spin_point();
+  void spin_point(bool polling);
+  // Whether the running thread, at a spin point, should let the worker's
+  // loop admit one more block of the grid (and room for it was taken).
+  bool room_for_spinners(block_state& block);
+  // ThreadSanitizer follows at most 8128 threads in a process, and a
+  // race-checked program's resident CUDA thread costs it about two (its
+  // identity and its fiber's): there, a grid's resident threads, the usual
+  // blocks' and those spinning brings in, stay within this many (the launch
+  // caps the grid's room: grid_job::set_spin_room). Measured with sample
+  // 110 (clusters of 4 blocks of 256 threads): 3 workers' 3072 resident
+  // threads run, 4096 exceed the limit.
+  static bool thread_identities_limited();
+  static constexpr std::uint64_t limited_resident_threads = 3072;
   [[noreturn]] void abandon_thread();  // the running CUDA thread stops for good (assert, trap)
   // Memory spaces, as __isShared and __isLocal see them: shared memory of a
   // block resident on this worker, the stack of one of its fibers.
@@ -342,6 +354,15 @@ class worker {
   std::vector<std::unique_ptr<launch_sequence>> sequences_;  // running child grids, oldest first
   grid_job* grid_ = nullptr;  // the grid run() was given (host-launched)
   unsigned int primary_resident_ = 0;
+  // Blocks of grid_ this worker keeps beyond settings_.resident_blocks, taken
+  // for polling threads (room_for_spinners); the polls since it last looked
+  // for progress, how many until it looks again, and what it saw.
+  unsigned int spin_resident_ = 0;
+  static constexpr std::uint64_t fewest_polls_before_admitting = 1024;
+  std::uint64_t polls_since_progress_ = 0;
+  std::uint64_t polls_needed_ = fewest_polls_before_admitting;
+  std::uint64_t progress_at_last_look_ = 0;  // exits, barriers and collectives then
+  unsigned int resident_limit() const { return settings_.resident_blocks + spin_resident_; }
   std::vector<block_state*> blocks_to_finish_;
   bool finishing_blocks_ = false;
   worker_settings settings_{};

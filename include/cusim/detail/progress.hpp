@@ -13,16 +13,26 @@
 
 namespace cusim::detail {
 
-// Steps aside now, if anything else of the block can run.
-CUSIM_FACT(spins) void spin_point();
+// Steps aside now, if anything else of the block can run. `polling`: the
+// thread may be waiting for another thread's work (an atomic, a failed
+// compare-and-swap, __nanosleep), not for time to pass (clock64) or for its
+// warp (lockstep mode): threads that poll long enough bring in more blocks
+// (worker::room_for_spinners).
+CUSIM_FACT(spins) void spin_point(bool polling = true);
 
 // What reached a progress point: an atomic, a compare-and-swap that failed
-// (how a spin lock waits: always a spin point), or a fence.
+// (how a spin lock waits), or a fence.
 enum class progress_kind { atomic, failed_swap, fence };
 
 // Counts the operation for the block's report and for the thread; every
-// 64th of a thread is a spin point. Host code (no CUDA thread running)
-// counts nothing.
+// 64th of a thread is a spin point, and every 4th of its operations that is
+// a failed compare-and-swap. A failed swap is retried at once three times
+// before the thread steps aside: it lost to another worker's thread, and the
+// value its loop carries (CAS returns the one it found) is fresh now and
+// stale once the others here have run, which with thousands of threads
+// queued made contended loops starve (semantics.atomics.128_parallel under
+// ThreadSanitizer). A spin lock whose holder shares the worker costs three
+// more failed swaps. Host code (no CUDA thread running) counts nothing.
 CUSIM_ALWAYS_INLINE void count_progress_point(progress_kind kind) {
   thread_context* t = current_thread;
   if (t == nullptr) return;
@@ -31,7 +41,8 @@ CUSIM_ALWAYS_INLINE void count_progress_point(progress_kind kind) {
     t->progress_thread = t->linear_tid;
     t->progress_points = 0;
   }
-  if ((++t->progress_points & 63u) == 0 || kind == progress_kind::failed_swap) spin_point();
+  const unsigned int points = ++t->progress_points;
+  if ((points & 63u) == 0 || (kind == progress_kind::failed_swap && (points & 3u) == 0)) spin_point();
 }
 
 #ifdef CUSIM_SANITIZING_THREADS

@@ -1,8 +1,11 @@
 // Planted races for cusim-cc --check=race, one per case (argv[1]); CTest
 // checks each report names the line and both threads, and that the correct
 // versions report nothing.
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <thread>
+
 #include <cuda_runtime.h>
 
 constexpr int threads = 128;
@@ -103,8 +106,11 @@ int main(int argc, char** argv) {
     staged_sum<<<blocks, threads>>>(in, out);
   } else if (std::strcmp(which, "host-too-early") == 0) {
     // The host reads a result the kernel may not have written yet: no
-    // synchronisation between the launch and the read.
+    // synchronisation between the launch and the read. (It does other work
+    // first, so the kernel has started: see docs/debugging.md on a kernel
+    // that starts only after the host's next CUDA call.)
     tree_sum<<<blocks, threads>>>(in, out, true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
     std::printf("%s: read before synchronising %d\n", which, out[0]);
   } else if (std::strcmp(which, "volatile") == 0) {
     flags_between_threads<false><<<blocks, threads>>>(in, out);
