@@ -44,7 +44,10 @@ void ask_addr2line(const std::vector<const void*>& pcs, const char* options, con
         header->e_type == ET_DYN ? address - reinterpret_cast<std::uintptr_t>(info.dli_fbase) : address;
     by_file[file].emplace_back(pc, offset);
   }
-  for (const auto& [file, entries] : by_file) {
+  for (const auto& by : by_file) {
+    // (Not a structured binding: clang 14 does not let the lambda below capture one.)
+    const std::string& file = by.first;
+    const auto& entries = by.second;
     // -a starts each address's answer with the address, so an answer of
     // several lines (-i: the functions inlined there) is told from the next.
     std::string command = fmt::format("addr2line -a {} -e '{}'", options, file);
