@@ -205,9 +205,17 @@ grid_plan plan_grid(const grid_job& grid) {
   // stack (fiber::fresh_stack_window): many windows, committed only when used.
   const std::size_t stack_bytes =
       race::enabled ? fiber::race_stack_windows * fiber::race_stack_window_bytes : fiber_stack_bytes();
+  unsigned int workers = shape.cooperative ? 1u : worker_count();
+  if (worker::thread_identities_limited() && workers > 1) {
+    // Each worker keeps `resident` blocks alive: fewer workers take part
+    // where more would make ThreadSanitizer follow more threads than it can
+    // (it ends the program: "Thread limit exceeded").
+    const std::uint64_t per_worker = std::uint64_t{resident} * grid.threads_per_block();
+    workers = unsigned(std::clamp<std::uint64_t>(worker::limited_resident_threads / per_worker, 1, workers));
+  }
   return {{stack_bytes, resident, std::max(1u, resident_blocks_per_worker()), p.shared_mem_per_block_optin + 4096,
            current_device()},
-          shape.cooperative ? 1u : worker_count()};
+          workers};
 }
 
 // The blocks beyond the workers' usual number that threads spinning for
