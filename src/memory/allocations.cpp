@@ -16,7 +16,6 @@
 #include "support/address_check.hpp"
 #include "support/diagnostics.hpp"
 
-
 namespace cusim::detail {
 
 namespace {

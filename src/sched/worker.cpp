@@ -630,8 +630,8 @@ void worker::spin_point(bool polling) {
 bool worker::thread_identities_limited() { return race::enabled || sanitizer_fibers::tsan; }
 
 bool worker::room_for_spinners(block_state& block) {
-  constexpr std::uint64_t polls_per_thread = 16;
-  const std::uint64_t thread_budget = thread_identities_limited() ? limited_resident_threads : 16384;
+  // (Under race checking the grid's room, set at the launch, is the tighter bound: limited_resident_threads.)
+  constexpr std::uint64_t polls_per_thread = 16, thread_budget = 16384;
   if (++polls_since_progress_ < polls_needed_) return false;
   // Looked at only now and then: a chain of child grids keeps thousands of blocks resident.
   std::uint64_t resident_threads = 0, progress = activity_.exits.load(std::memory_order_relaxed);

@@ -135,7 +135,8 @@ class worker {
   // race-checked program's resident CUDA thread costs it about two (its
   // identity and its fiber's): there, a grid's resident threads, the usual
   // blocks' and those spinning brings in, stay within this many (the launch
-  // caps the grid's room: grid_job::set_spin_room). Measured with sample
+  // caps its workers and the grid's room, grid_job::set_spin_room; the
+  // worker checks only its own, looser budget). Measured with sample
   // 110 (clusters of 4 blocks of 256 threads): 3 workers' 3072 resident
   // threads run, 4096 exceed the limit.
   static bool thread_identities_limited();
