@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
@@ -16,6 +17,13 @@ extern "C" void __tsan_ignore_thread_end();
 // by GCC 12's header either.
 extern "C" int __tsan_get_report_mop(void* report, unsigned long index, int* tid, void** address, int* size,
                                      int* write, int* atomic, void** trace, unsigned long trace_size);
+// Exported by TSan's runtime (its dynamic-annotation interface): the
+// calling thread's (fiber's) synchronisation is ignored in between.
+extern "C" void AnnotateIgnoreSyncBegin(const char* file, int line);
+extern "C" void AnnotateIgnoreSyncEnd(const char* file, int line);
+extern "C" int __tsan_get_report_data(void* report, const char** description, int* count, int* stack_count,
+                                      int* mop_count, int* loc_count, int* mutex_count, int* thread_count,
+                                      int* unique_tid_count, void** sleep_trace, unsigned long trace_size);
 extern "C" int __tsan_get_report_thread(void* report, unsigned long index, int* tid, unsigned long long* os_id,
                                         int* running, const char** name, int* parent_tid, void** trace,
                                         unsigned long trace_size);
@@ -27,9 +35,11 @@ extern "C" int __tsan_get_report_thread(void* report, unsigned long index, int* 
 #include "sched/block.hpp"
 #include "sched/fiber.hpp"
 #include "sched/grid.hpp"
+#include "sched/race_sample.hpp"
 #include "sched/schedule.hpp"
 #include "runtime/errors.hpp"
 #include "support/diagnostics.hpp"
+#include "support/env.hpp"
 
 namespace cusim::detail::race {
 
@@ -56,6 +66,14 @@ constexpr std::size_t followed_threads_limit = 0;  // none
 #endif
 std::atomic<std::size_t> live_identities{0};
 std::atomic<bool> limit_reported{false};
+
+// CUSIM_RACE_THREADS: how many threads of a grid the check follows at most
+// (sched/race_sample.hpp); 0: all.
+std::uint64_t followed_threads_per_grid() {
+  static const auto budget = static_cast<std::uint64_t>(env_nonnegative("CUSIM_RACE_THREADS", 8192));
+  return budget;
+}
+std::atomic<bool> sample_reported{false};
 
 void note_identity_begins() {
   const std::size_t live = live_identities.fetch_add(1, std::memory_order_relaxed) + 1;
@@ -87,6 +105,23 @@ void thread_ends(execution_context& context) {
   context.end_race_identity();
   live_identities.fetch_sub(1, std::memory_order_relaxed);
 }
+bool follows_block(const grid_job& grid, unsigned long long linear_block) {
+  const std::uint64_t budget = followed_threads_per_grid();
+  const race_sample sample(grid.block_count(), grid.threads_per_block(), budget);
+  if (sample.follows_every_block()) return true;
+  if (!sample_reported.exchange(true, std::memory_order_relaxed)) {
+    report("race checking follows {} of the {} blocks of kernel {} ({} threads each), as it does in every grid of "
+           "more than {} threads: pairs of neighbouring blocks spread over the grid, the first and the last among them. "
+           "The others run unchecked, with the same results. CUSIM_RACE_THREADS=0 follows every thread (about "
+           "0.4 ms each), CUSIM_RACE_THREADS=N up to N threads of each grid.",
+           sample.followed_blocks(), grid.block_count(), grid.kernel_name(), grid.threads_per_block(), budget);
+  }
+  return sample.follows(linear_block);
+}
+
+void unfollowed_begins() { AnnotateIgnoreSyncBegin(__FILE__, __LINE__); }
+void unfollowed_ends() { AnnotateIgnoreSyncEnd(__FILE__, __LINE__); }
+
 void enter_user(execution_context& context) { context.enter_race_identity(); }
 void leave_user(execution_context& context) { context.leave_race_identity(); }
 
@@ -108,18 +143,34 @@ runtime_scope::~runtime_scope() {
 }  // namespace cusim::detail::race
 
 namespace {
-// Whether the thread `tid` of a report is a CUDA thread (named by
-// thread_begins) rather than the program's host code.
-bool reported_cuda_thread(void* tsan_report, int tid) {
-  int thread = 0, running = 0, parent = 0;
-  unsigned long long os_id = 0;
-  const char* name = nullptr;
-  void* trace[1];
-  for (unsigned long i = 0;
-       __tsan_get_report_thread(tsan_report, i, &thread, &os_id, &running, &name, &parent, trace, 1) != 0; ++i) {
-    if (thread == tid) return name != nullptr && std::strncmp(name, "kernel ", 7) == 0;
+enum class reported_thread { cuda, host, forgotten };
+
+// What the thread `tid` of a report is: a CUDA thread (named by
+// thread_begins), the program's host code, or a thread that has ended and
+// that TSan no longer knows (its record was reused: TSan keeps the records
+// of only the last few threads that ended).
+reported_thread reported_thread_kind(void* tsan_report, int tid) {
+  const char* description = nullptr;
+  int count = 0, stacks = 0, mops = 0, locations = 0, mutexes = 0, threads = 0, unique_tids = 0;
+  void* sleep_trace[1];
+  if (__tsan_get_report_data(tsan_report, &description, &count, &stacks, &mops, &locations, &mutexes, &threads,
+                             &unique_tids, sleep_trace, 1) == 0) {
+    return reported_thread::forgotten;
   }
-  return false;
+  for (int i = 0; i < threads; ++i) {
+    int thread = 0, running = 0, parent = 0;
+    unsigned long long os_id = 0;
+    const char* name = nullptr;
+    void* trace[1];
+    if (__tsan_get_report_thread(tsan_report, static_cast<unsigned long>(i), &thread, &os_id, &running, &name,
+                                 &parent, trace, 1) == 0) {
+      break;
+    }
+    if (thread == tid) {
+      return name != nullptr && std::strncmp(name, "kernel ", 7) == 0 ? reported_thread::cuda : reported_thread::host;
+    }
+  }
+  return reported_thread::forgotten;
 }
 }  // namespace
 
@@ -141,7 +192,13 @@ extern "C" void __tsan_on_report(void* tsan_report) {
   int other_atomic = 0, other_tid = 0;
   const bool two = __tsan_get_report_mop(tsan_report, 1, &other_tid, &address, &size, &write, &other_atomic, trace,
                                          1) != 0;
-  if (two && reported_cuda_thread(tsan_report, tid) != reported_cuda_thread(tsan_report, other_tid)) {
+  const reported_thread first = reported_thread_kind(tsan_report, tid);
+  const reported_thread second = two ? reported_thread_kind(tsan_report, other_tid) : first;
+  if (second == reported_thread::forgotten) {
+    report("the previous access was made by a CUDA thread that has ended, which ThreadSanitizer no longer names nor "
+           "keeps the stack of (it keeps only the last few threads that ended): a thread of a block that ran "
+           "earlier, or an earlier thread of this block. Its line is most often the same as the other access's.");
+  } else if (first != reported_thread::forgotten && first != second) {
     report("one access is the host's and the other a CUDA thread's: the host touched the memory while the kernel "
            "could still run. A synchronisation between the launch and the host's access (cudaDeviceSynchronize, "
            "cudaStreamSynchronize, cudaEventSynchronize) orders them.");

@@ -45,10 +45,18 @@ unsigned int site_id(shared_site& site) {
 
 void (*block_finished_observer)(const block_state& block) = nullptr;
 
-block_state::block_state(std::size_t arena_capacity)
-    : arena_(static_cast<std::byte*>(::operator new[](
-          std::max<std::size_t>(arena_capacity + redzone_room, shared_alignment), std::align_val_t{arena_alignment}))),
-      arena_capacity_(arena_capacity + redzone_room) {
+block_state::block_state(std::size_t arena_capacity) : arena_capacity_(arena_capacity + redzone_room) {
+  renew_arena();
+}
+
+void block_state::renew_arena() {
+  // Under race checking, the allocation is what makes ThreadSanitizer forget
+  // the accesses of the block that had this place before: freed and
+  // allocated again while it ignores the thread, the bytes are new to it.
+  race::runtime_only_section runtime_only;
+  arena_.reset();
+  arena_.reset(static_cast<std::byte*>(
+      ::operator new[](std::max(arena_capacity_, shared_alignment), std::align_val_t{arena_alignment})));
   address_check::poison(arena_.get(), arena_capacity_);
 }
 
@@ -82,13 +90,19 @@ void block_state::start(grid_job& grid, std::uint64_t linear) {
   barrier_waiters_ = fiber_queue{};
   barrier_race_token = race::fresh_token();
   barrier_file = nullptr;
-  previous_ended_race_token = ended_race_token;
-  ended_race_token = race::fresh_token();
   const unsigned int warp_count = (thread_count_ + lanes_per_warp - 1) / lanes_per_warp;
   warps_.resize(warp_count);
   for (unsigned int w = 0; w < warp_count; ++w) {
     const unsigned int lanes = std::min(lanes_per_warp, thread_count_ - w * lanes_per_warp);
     warps_[w].reset(lanes == lanes_per_warp ? ~0u : (1u << lanes) - 1u, *this, w);
+  }
+  // Race checking: new shared memory, rather than an order between this
+  // block and the one before it in this place, which would hide the races
+  // between them on global memory (one worker runs a grid's blocks one
+  // after another, all in one place).
+  if constexpr (race::enabled) {
+    renew_arena();
+    race_followed = race::follows_block(grid, linear);
   }
   // Only the dynamic part is addressable until static variables get their
   // places (beyond what an earlier block used, the arena is poisoned still).

@@ -63,16 +63,15 @@ class block_state {
   // it runs: then it is withdrawn (worker::withdraw_starter).
   fiber* queued_starter = nullptr;
   // Race checking: the token of the __syncthreads now gathering
-  // (sched/race_check.hpp), and the ones its threads release when they end:
-  // the block before it in this place (its shared memory) ended before it began.
+  // (sched/race_check.hpp), and whether the check follows the block's
+  // threads (always without race checking).
   const void* barrier_race_token = nullptr;
+  bool race_followed = true;
   // The call site and thread of the first arrival at the barrier now
   // gathering (synchronisation checks); null file: none yet, or unknown.
   const char* barrier_file = nullptr;
   unsigned int barrier_line = 0;
   uint3 barrier_first_thread{};
-  const void* ended_race_token = nullptr;
-  const void* previous_ended_race_token = nullptr;
   // Records the exits of threads [first, first + count); collectives of
   // their warps that waited only for them complete into `woken`. Returns
   // true when they were the block's last threads.
@@ -224,6 +223,8 @@ class block_state {
   struct arena_deleter {
     void operator()(std::byte* arena) const;
   };
+  // A fresh arena_ of arena_capacity_ bytes, all poisoned.
+  void renew_arena();
   std::unique_ptr<std::byte[], arena_deleter> arena_;
   std::size_t arena_capacity_;
   std::size_t arena_used_ = 0;  // dynamic part first, then static slots

@@ -26,6 +26,7 @@
 namespace cusim::detail {
 
 class execution_context;
+class grid_job;
 struct thread_context;
 
 namespace race {
@@ -42,6 +43,16 @@ void thread_begins(execution_context& context, const thread_context& t);
 void thread_ends(execution_context& context);
 void enter_user(execution_context& context);
 void leave_user(execution_context& context);
+// Whether the check follows the threads of the grid's block `linear_block`
+// (sched/race_sample.hpp; CUSIM_RACE_THREADS): those of the others run
+// under their fiber's own identity, whose accesses TSan ignores, between
+// unfollowed_begins and unfollowed_ends.
+bool follows_block(const grid_job& grid, unsigned long long linear_block);
+// In between, the running fiber's own identity takes no part in
+// synchronisation either: an unfollowed thread neither orders nor is
+// ordered, and carries no order from one followed thread to another.
+void unfollowed_begins();
+void unfollowed_ends();
 // The calling OS thread runs only cusim's code while this lives: TSan
 // ignores its accesses.
 class runtime_only_section {
@@ -71,6 +82,9 @@ inline void thread_begins(execution_context&, const thread_context&) {}
 inline void thread_ends(execution_context&) {}
 inline void enter_user(execution_context&) {}
 inline void leave_user(execution_context&) {}
+inline bool follows_block(const grid_job&, unsigned long long) { return true; }
+inline void unfollowed_begins() {}
+inline void unfollowed_ends() {}
 class runtime_only_section {
  public:
   runtime_only_section() {}

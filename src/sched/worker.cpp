@@ -336,23 +336,32 @@ bool worker::run_one_thread(void (*run_thread)(const void*), const void* call) {
     // Race checking: the kernel's code runs under the CUDA thread's own
     // identity, after what happened before its grid started and before
     // what follows the grid's completion.
+    // (A thread of a block the check does not follow keeps its fiber's own
+    // identity, unchecked: sched/race_sample.hpp.)
     const block_state& block = *running_->thread.block;
+    const bool followed = block.race_followed;
     if (race::enabled && running_->race_stack_offset != 0) {
       // The kernel's frames go in the fresh window fresh_stack_window() chose.
       volatile char* below = static_cast<char*>(__builtin_alloca(running_->race_stack_offset));
       below[0] = 0;
     }
-    race::enter_user(running_->context);
-    race::acquire(block.grid().race_start_token());
-    if (block.previous_ended_race_token != nullptr) race::acquire(block.previous_ended_race_token);
+    if (followed) {
+      race::enter_user(running_->context);
+      race::acquire(block.grid().race_start_token());
+    } else {
+      race::unfollowed_begins();
+    }
     try {
       run_thread(call);
     } catch (const thread_exit&) {
       // PTX `exit`: the thread's return.
     }
-    race::release(block.grid().race_done_token());
-    race::release(block.ended_race_token);
-    race::leave_user(running_->context);
+    if (followed) {
+      race::release(block.grid().race_done_token());
+      race::leave_user(running_->context);
+    } else {
+      race::unfollowed_ends();
+    }
     return true;
   } catch (...) {
     report_escaped_exception();
@@ -427,7 +436,7 @@ bool worker::run_threads(fiber& self, block_state& block) {
   bool published = false;
   while (!block.grid().aborted() && block.take_thread(self.thread)) {
     note_thread_start(self);
-    if (race::enabled) {
+    if (race::enabled && block.race_followed) {
       race::thread_begins(self.context, self.thread);
       self.race_stack_offset = self.fresh_stack_window();  // locals of the thread before are not this one's
     }
@@ -445,7 +454,7 @@ bool worker::run_threads(fiber& self, block_state& block) {
       block.grid().abort(cudaErrorLaunchFailure);
       abandon_thread();
     }
-    race::thread_ends(self.context);
+    if (block.race_followed) race::thread_ends(self.context);
     if (threads_ended(block, self.thread.linear_tid, 1)) return true;
   }
   return false;

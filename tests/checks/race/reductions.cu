@@ -82,6 +82,13 @@ __global__ void flags_between_threads(int* flags, int* out) {
   if (seen == 2) atomicAdd(out, 1);
 }
 
+// Each block writes its results where every other block writes its own (an
+// index from threadIdx alone): the blocks race with one another, whichever
+// order they run in, one after another on one worker included.
+__global__ void blocks_overwrite(const int* in, int* out) {
+  out[threadIdx.x] = 2 * in[blockIdx.x * threads + threadIdx.x];
+}
+
 int main(int argc, char** argv) {
   const char* which = argc > 1 ? argv[1] : "";
   const int blocks = 4;
@@ -112,6 +119,18 @@ int main(int argc, char** argv) {
     tree_sum<<<blocks, threads>>>(in, out, true);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     std::printf("%s: read before synchronising %d\n", which, out[0]);
+  } else if (std::strcmp(which, "blocks-overwrite") == 0) {
+    blocks_overwrite<<<blocks, threads>>>(in, in);
+  } else if (std::strcmp(which, "sampled-grid") == 0) {
+    // A grid over race checking's thread budget (CUSIM_RACE_THREADS): the
+    // blocks it follows still show the race between blocks.
+    const int many = 2048;
+    int* large;
+    cudaMallocManaged(&large, many * threads * sizeof(int));
+    std::memset(large, 0, many * threads * sizeof(int));
+    blocks_overwrite<<<many, threads>>>(large, large);
+    cudaDeviceSynchronize();
+    cudaFree(large);
   } else if (std::strcmp(which, "volatile") == 0) {
     flags_between_threads<false><<<blocks, threads>>>(in, out);
   } else if (std::strcmp(which, "volatile-and-plain") == 0) {
@@ -119,7 +138,7 @@ int main(int argc, char** argv) {
   } else {
     std::printf(
         "usage: reductions missing-barrier|tree|counter|atomic-counter|warp|fence|heap|volatile|volatile-and-plain|"
-        "host-too-early\n");
+        "host-too-early|blocks-overwrite|sampled-grid\n");
     return 2;
   }
   cudaDeviceSynchronize();
