@@ -24,7 +24,7 @@ intrinsics() {
     # Families written by a macro whose first argument is the name: CUSIM_RF_PAIR_BINARY_(__hadd2, __hadd).
     grep -hoE "CUSIM_(RF_PAIR|NV_ATOMIC|FP8_PAIR|DPX_PICK)_[A-Z_0-9]*\((__[a-z][A-Za-z0-9_]*)" include/cusim/detail/*.hpp \
       include/cusim/detail/reduced_float_functions.inc include/cuda/cuda_fp8.h | sed 's/.*(//'
-  } | grep -vE "^__(attribute__|builtin_.*|atomic_.*|has_feature|half|half2|half_raw|half2_raw|nv_bfloat16|nv_bfloat162|nv_bfloat16_raw|nv_bfloat162_raw|launch_bounds__|x)$" | sort -u
+  } | grep -vE "^__(attribute__|builtin_.*|tsan_.*|atomic_.*|has_feature|half|half2|half_raw|half2_raw|nv_bfloat16|nv_bfloat162|nv_bfloat16_raw|nv_bfloat162_raw|launch_bounds__|x)$" | sort -u
 }
 as_list() { sed 's/.*/`&`/' | paste -sd ' ' | sed 's/ /, /g'; }
 
@@ -56,11 +56,14 @@ as_list() { sed 's/.*/`&`/' | paste -sd ' ' | sed 's/ /, /g'; }
   echo "NVTX's annotations (accepted, ignored) and the older header names"
   echo "([libraries.md](libraries.md))."
   echo
+  echo "Several devices are modelled when asked for (\`CUSIM_DEVICES=2\`, or a list of profiles:"
+  echo "[runtime-options.md](runtime-options.md)); a program sees one by default."
+  echo
   echo "## Not implemented"
   echo
   echo "* Texture and surface references (the API CUDA 12 removed), mipmapped arrays (a call of"
   echo "  \`cudaMallocMipmappedArray\` stops the build, naming it)."
-  echo "* Several devices (\`cudaGetDeviceCount\` answers 1), inter-process handles"
+  echo "* Inter-process handles"
   echo "  (\`cudaIpc*\`: a call stops the build, naming it; the functions of this list are in"
   echo "  \`include/cusim/detail/unsupported_runtime.hpp\`), external memory and semaphores, OpenGL/EGL/VDPAU/Direct3D/Vulkan"
   echo "  interop (their headers stop the build, naming the feature)."

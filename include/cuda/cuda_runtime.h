@@ -28,6 +28,7 @@
 #include "vector_types.h"
 #include <cusim/detail/builtins.hpp>
 #include <cusim/detail/device_heap.hpp>
+#include <cusim/detail/device_memory_functions.hpp>
 #include <cusim/detail/device_functions.hpp>
 #include <cusim/detail/inline_ptx.hpp>
 #include <cusim/detail/texture_functions.hpp>

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "memory/runtime_writes.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/kernels.hpp"
 #include "runtime/limits.hpp"
@@ -104,9 +105,9 @@ struct memory_operation : shared_call {
 void run_memory_operation(const void* call) {
   const auto& op = *static_cast<const memory_operation*>(static_cast<const shared_call*>(call));
   if (op.src != nullptr) {
-    std::memmove(op.dst, op.src, op.count);
+    copy_bytes(op.dst, op.src, op.count);
   } else {
-    std::memset(op.dst, op.value, op.count);
+    set_bytes(op.dst, op.value, op.count);
   }
 }
 

@@ -25,6 +25,7 @@
 #include "api/graph_types.hpp"
 #include "api/memory.hpp"
 #include "api/streams.hpp"
+#include "memory/runtime_writes.hpp"
 #include "runtime/errors.hpp"
 #include "support/diagnostics.hpp"
 
@@ -383,6 +384,7 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* pGraphNode, cudaGraph_t grap
         for (size_t i = 0; i < params.width; ++i) {
           std::memcpy(line + i * params.elementSize, &params.value, params.elementSize);  // little-endian
         }
+        note_written(line, params.width * params.elementSize);
       }
     };
     cudaError_t error = cudaSuccess;

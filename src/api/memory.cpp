@@ -14,6 +14,7 @@
 #include "api/memory.hpp"
 #include "api/streams.hpp"
 #include "memory/allocations.hpp"
+#include "memory/runtime_writes.hpp"
 #include "runtime/errors.hpp"
 #include "sched/worker.hpp"
 #include "support/address_check.hpp"
@@ -115,7 +116,7 @@ cudaError_t memcpy_symbol(void* symbol, std::size_t symbol_size, void* buffer, s
   // asynchronous ones as cudaMemcpyAsync (pageable host memory is staged).
   const void* host_side = to_symbol ? src : dst;
   const bool wait = !asynchronous || (kind != cudaMemcpyDeviceToDevice && pageable(host_side));
-  return enqueue(stream, [=] { std::memmove(dst, src, count); }, cudaGraphNodeTypeMemcpy, wait,
+  return enqueue(stream, [=] { copy_bytes(dst, src, count); }, cudaGraphNodeTypeMemcpy, wait,
                  to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol");
 }
 
@@ -129,7 +130,7 @@ cudaError_t copy_in_stream(void* dst, const void* src, std::size_t count, cudaMe
   if (stream != nullptr && stream != cudaStreamLegacy) cudaStreamIsCapturing(stream, &capture);
   const bool staged = capture == cudaStreamCaptureStatusNone && kind != cudaMemcpyDeviceToDevice &&
                       (pageable(dst) || pageable(src));
-  return enqueue(stream, [=] { std::memmove(dst, src, count); }, cudaGraphNodeTypeMemcpy, staged, "cudaMemcpyAsync");
+  return enqueue(stream, [=] { copy_bytes(dst, src, count); }, cudaGraphNodeTypeMemcpy, staged, "cudaMemcpyAsync");
 }
 
 cudaError_t set_in_stream(void* ptr, int value, std::size_t count, cudaStream_t stream, call_site where) {
@@ -138,7 +139,7 @@ cudaError_t set_in_stream(void* ptr, int value, std::size_t count, cudaStream_t 
     return set_error(cudaErrorInvalidValue,
                      fmt::format("[{}, +{} bytes) is not inside one device allocation", ptr, count).c_str(), where);
   }
-  return enqueue(stream, [=] { std::memset(ptr, value, count); }, cudaGraphNodeTypeMemset, false, "cudaMemsetAsync");
+  return enqueue(stream, [=] { set_bytes(ptr, value, count); }, cudaGraphNodeTypeMemset, false, "cudaMemsetAsync");
 }
 
 }  // namespace cusim::detail
@@ -224,7 +225,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
   if (cudaError_t e = check_copy(dst, src, count, kind)) return e;
   if (count == 0) return cudaSuccess;
   // In the NULL stream, after the work before it, and synchronous.
-  return enqueue(nullptr, [=] { std::memmove(dst, src, count); }, cudaGraphNodeTypeMemcpy, true, "cudaMemcpy");
+  return enqueue(nullptr, [=] { copy_bytes(dst, src, count); }, cudaGraphNodeTypeMemcpy, true, "cudaMemcpy");
 }
 
 cudaError_t cudaMemset(void* ptr, int value, size_t count) {

@@ -12,6 +12,7 @@
 #include "api/memory_2d.hpp"
 #include "api/streams.hpp"
 #include "memory/allocations.hpp"
+#include "memory/runtime_writes.hpp"
 #include "runtime/errors.hpp"
 #include "support/diagnostics.hpp"
 
@@ -54,7 +55,7 @@ cudaError_t copy_regions(region dst, region src, std::size_t width, std::size_t 
       [=] {
         for (std::size_t z = 0; z < depth; ++z) {
           for (std::size_t y = 0; y < height; ++y) {
-            std::memmove(dst.base + z * dst.slice + y * dst.pitch, src.base + z * src.slice + y * src.pitch, width);
+            copy_bytes(dst.base + z * dst.slice + y * dst.pitch, src.base + z * src.slice + y * src.pitch, width);
           }
         }
       },
@@ -77,7 +78,7 @@ cudaError_t set_region(region dst, int value, std::size_t width, std::size_t hei
       stream,
       [=] {
         for (std::size_t z = 0; z < depth; ++z) {
-          for (std::size_t y = 0; y < height; ++y) std::memset(dst.base + z * dst.slice + y * dst.pitch, value, width);
+          for (std::size_t y = 0; y < height; ++y) set_bytes(dst.base + z * dst.slice + y * dst.pitch, value, width);
         }
       },
       cudaGraphNodeTypeMemset, false, "cudaMemset2D");

@@ -17,6 +17,7 @@
 
 #include "api/arrays.hpp"
 #include "api/device_queue.hpp"
+#include "memory/runtime_writes.hpp"
 #include "runtime/errors.hpp"
 #include "sched/device_failure.hpp"
 #include "support/diagnostics.hpp"
@@ -499,8 +500,12 @@ void surface_access(cudaSurfaceObject_t object, int dimensions, int x, int y, in
   }
   char* p = r.base + static_cast<std::size_t>(coords[2]) * r.slice + static_cast<std::size_t>(coords[1]) * r.pitch +
             static_cast<std::size_t>(coords[0]);
-  if (write) std::memcpy(p, value, bytes);
-  else std::memcpy(value, p, bytes);
+  if (write) {
+    std::memcpy(p, value, bytes);
+    note_written(p, bytes);
+  } else {
+    std::memcpy(value, p, bytes);
+  }
 }
 
 }  // namespace cusim::detail

@@ -123,7 +123,7 @@ void on_access(void* address, unsigned int bytes, bool write, void* pc) {
   }
 }
 
-void on_atomic(volatile void*, void*) {}
+void on_atomic(volatile void*, unsigned int, bool, void*) {}
 void on_function_entry(void*) {}
 void on_function_exit(const void*) {}
 void on_basic_block(void*, const void*) {}

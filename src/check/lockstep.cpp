@@ -372,7 +372,9 @@ void on_access(void* address, unsigned int, bool, void* pc) {
   wait_for_lanes_behind(*t, *me);
 }
 
-void on_atomic(volatile void* address, void* pc) { on_access(const_cast<void*>(address), 0, true, pc); }
+void on_atomic(volatile void* address, unsigned int, bool, void* pc) {
+  on_access(const_cast<void*>(address), 0, true, pc);
+}
 
 void on_basic_block(void* pc, const void* frame) {
   const thread_context* t;

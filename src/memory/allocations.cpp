@@ -1,4 +1,5 @@
 #include "memory/allocations.hpp"
+#include "memory/runtime_writes.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -101,6 +102,7 @@ allocation allocate_block(std::size_t size, memory_kind kind, int device) {
 }
 
 void free_block(const allocation& a) {
+  note_allocation_freed(a.base);
   if (mapped_apart(a.size, a.kind)) {
     platform::release_memory(static_cast<char*>(a.base) - a.lead, 2 * rounded_mapping(a));
   } else if (in_small_buffers(a.kind)) {

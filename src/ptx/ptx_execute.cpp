@@ -17,6 +17,7 @@
 #include <cusim/detail/warp_api.hpp>
 #include <cusim/profile.hpp>
 
+#include "memory/runtime_writes.hpp"
 #include "ptx/ptx_program.hpp"
 #include "support/address_check.hpp"
 #include "support/diagnostics.hpp"
@@ -807,6 +808,7 @@ class machine {
       const std::uint64_t bits = read(count == 1 ? a.v : a.elements[i], ins.t);
       std::memcpy(p + i * width, &bits, width);
     }
+    note_written(p, std::size_t{width} * count);  // the interpreter's stores, unseen by instrumentation
   }
 
   // atom.op.type d, [a], b (, c for cas); red.op.type [a], b.
@@ -828,6 +830,7 @@ class machine {
   std::uint64_t atomic_update(const instruction& ins, std::uint64_t address, std::uint64_t b, unsigned int first) {
     Word* p = reinterpret_cast<Word*>(address);
     address_check::check_access(p, sizeof(Word), /*write=*/true);
+    note_written(p, sizeof(Word));
     Word expected = __atomic_load_n(p, __ATOMIC_RELAXED);
     const type t = ins.t;
     for (;;) {

@@ -43,7 +43,13 @@ std::string program_call_site() {
 #if __has_include(<execinfo.h>)
   void* frames[32];
   const int depth = ::backtrace(frames, 32);
-  std::vector<const void*> pcs(frames + 1, frames + (depth > 1 ? depth : 1));  // past this function's own
+  return program_site_of(std::vector<const void*>(frames + 1, frames + (depth > 1 ? depth : 1)));  // past this one
+#else
+  return {};
+#endif
+}
+
+std::string program_site_of(const std::vector<const void*>& pcs) {
   std::lock_guard guard(chains_lock);
   std::vector<const void*> unknown;
   for (const void* pc : pcs) {
@@ -56,7 +62,6 @@ std::string program_call_site() {
       if (!cusim_own(file) && !system_file(file)) return line;
     }
   }
-#endif
   return {};
 }
 

@@ -4,6 +4,7 @@
 // placing its return addresses in the program's debug information.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace cusim::detail {
 
@@ -13,5 +14,8 @@ namespace cusim::detail {
 // with -g or -lineinfo). Costs a run of addr2line the first time a return
 // address is seen; for reports, never for a call that succeeds.
 std::string program_call_site();
+
+// The same among the return addresses `pcs`, innermost first.
+std::string program_site_of(const std::vector<const void*>& pcs);
 
 }  // namespace cusim::detail

@@ -1,4 +1,4 @@
-# Builds the samples with cusim-cc --check=${CHECK} (race, memory or banks),
+# Builds the samples with cusim-cc --check=${CHECK} (race, memory, init or banks),
 # or in lockstep warp mode (CHECK=lockstep), and runs each: none may report
 # anything (but the access-pattern table --check=banks prints at exit, which
 # it must), and each must pass. Race checking leaves out 100 (its
@@ -10,7 +10,7 @@
 # atomic count between two barriers, a pattern 080 checks already) and 220 (25 s; its loads, stores and atomics
 # are inline PTX, which the runtime's interpreter does, unseen by
 # ThreadSanitizer).
-#   cmake -DCHECK=race|memory|lockstep|banks -DCUSIM_CC=... -DSAMPLES=<samples dir> -DWORK=<scratch dir>
+#   cmake -DCHECK=race|memory|init|lockstep|banks -DCUSIM_CC=... -DSAMPLES=<samples dir> -DWORK=<scratch dir>
 #         -P checked_samples.cmake
 if(CHECK STREQUAL "race")
   set(mode --check=race)
@@ -38,13 +38,18 @@ elseif(CHECK STREQUAL "lockstep")
   # And 215 (CUB's radix sort of 2^16 pairs, unoptimised, a memory access
   # at a time).
   set(left_out "^(100|14[0-9]|15[0-9]|16[0-9]|190|200|215)-")
+elseif(CHECK STREQUAL "init")
+  # Every sample fills what its kernels read: none may be reported.
+  set(mode --check=init)
+  set(complaint "cusim: ")
+  set(left_out "^$")
 elseif(CHECK STREQUAL "banks")
   set(mode --check=banks)
   set(complaint "cusim: ")
   set(left_out "^$")
   set(report_at_exit "cusim: banks: ")
 else()
-  message(FATAL_ERROR "CHECK must be race, memory, lockstep or banks, not '${CHECK}'")
+  message(FATAL_ERROR "CHECK must be race, memory, init, lockstep or banks, not '${CHECK}'")
 endif()
 file(MAKE_DIRECTORY ${WORK})
 file(GLOB samples LIST_DIRECTORIES true ${SAMPLES}/[0-9]*)

@@ -1,11 +1,15 @@
 // Dynamic memory in device code comes from the device heap: in __global__
 // and __device__ functions (and lambdas), malloc/free and new/delete are
 // rewritten to cusim's; host code, member functions named free, placement
-// new, operator new and deleted functions are left alone.
+// new, operator new and deleted functions are left alone. memcpy, memmove
+// and memset in device code become cusim's (which tell checking builds'
+// hooks what they touch); in host code they stay the C library's.
 // FLAGS: --extended-lambda
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <new>
+#include <cuda/std/cstring>
 #include <cuda_runtime.h>
 
 struct pool {
@@ -36,7 +40,20 @@ __global__ void kernel(int* out) {
   alignas(int) unsigned char buffer[sizeof(int)];
   int* placed = new (buffer) int(0);
   // CHECK: int* placed = new (buffer) int(0);
-  out[0] = p[0] + *boxed + *placed;
+  int staged[2] = {0, 0};
+  std::memcpy(staged, p, sizeof(int));
+  // CHECK: ::cusim::detail::device_memcpy(staged, p, sizeof(int));
+  memmove(staged + 1, staged, sizeof(int));
+  // CHECK: ::cusim::detail::device_memmove(staged + 1, staged, sizeof(int));
+  memset(buffer, 0, sizeof buffer);
+  // CHECK: ::cusim::detail::device_memset(buffer, 0, sizeof buffer);
+  int* spare = staged[0] > 0 ? nullptr : ::std::memset(staged, 0, 0) == staged ? p : nullptr;
+  // CHECK: int* spare = staged[0] > 0 ? nullptr : ::cusim::detail::device_memset(staged, 0, 0) == staged ? p : nullptr;
+  unsigned bits = 0;
+  const float one = 1.0f;
+  cuda::std::memcpy(&bits, &one, sizeof bits);
+  // CHECK: cuda::std::memcpy(&bits, &one, sizeof bits);
+  out[0] = staged[1] + *boxed + *placed + (spare == nullptr) + (bits == 0x3f800000u) - 2;
   free(p);
   // CHECK: ::cusim::detail::device_free(p);
   delete boxed;
@@ -56,7 +73,8 @@ int main() {
   cudaDeviceSynchronize();
   int* host = static_cast<int*>(malloc(sizeof(int)));
   // CHECK: int* host = static_cast<int*>(malloc(sizeof(int)));
-  *host = out[0];
+  std::memcpy(host, out, sizeof(int));
+  // CHECK: std::memcpy(host, out, sizeof(int));
   std::printf("value %d\n", *host);
   // OUTPUT: value 42
   free(host);

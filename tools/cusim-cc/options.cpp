@@ -115,6 +115,10 @@ OPTIONS
         Build with AddressSanitizer: out-of-bounds accesses to global,
         shared, local and device-heap memory and use after free are
         reported with the CUDA thread and line.
+    --check=init
+        Report each kernel read of device memory that nothing has written
+        (compute-sanitizer's initcheck), with the CUDA thread and line; the
+        exit status is then 66.
     --check=banks
         Count shared-memory bank conflicts and global-memory sectors per
         warp request; at exit, a table by source line.
@@ -331,7 +335,8 @@ class parser {
       if (v == "race") o_.check = check_kind::race;
       else if (v == "memory") o_.check = check_kind::memory;
       else if (v == "banks") o_.check = check_kind::banks;
-      else usage_error("--check " + v + ": the checks are race, memory and banks");
+      else if (v == "init") o_.check = check_kind::init;
+      else usage_error("--check " + v + ": the checks are race, memory, init and banks");
     } else if (is(a, "--warp-mode")) {
       const std::string v = value_of(a, "--warp-mode");
       if (v != "lockstep" && v != "its") usage_error("--warp-mode " + v + ": the warp modes are its and lockstep");

@@ -10,7 +10,7 @@ enum class dependency_mode { none, only, with_compile };
 
 // --check=race: built with ThreadSanitizer, linked with libcusim-race;
 // --check=memory: built with AddressSanitizer, linked with libcusim-memcheck.
-enum class check_kind { none, race, memory, banks };
+enum class check_kind { none, race, memory, banks, init };
 
 struct options {
   std::vector<std::string> inputs;

@@ -317,8 +317,11 @@ class rewriter {
         } else if (word == host_marker) {
           out_.append(word.size(), ' ');
           pos_ += word.size();
-        } else if (in_device_code() && (word == "malloc" || word == "free") && is_call_of_free_function(word)) {
-          rewrite_heap_call(word);
+        } else if (in_device_code() && (word == "malloc" || word == "free") && is_call_of_free_function(word, 1)) {
+          rewrite_c_library_call(word);
+        } else if (in_device_code() && (word == "memcpy" || word == "memmove" || word == "memset") &&
+                   is_call_of_free_function(word, 3)) {
+          rewrite_c_library_call(word);
         } else if (in_device_code() && (word == "asm" || word == "__asm__" || word == "__asm")) {
           rewrite_inline_asm();
         } else if (in_device_code() && word == "new" && last_word_ != "operator") {
@@ -813,15 +816,17 @@ class rewriter {
   // (cudaLimitMallocHeapSize), as on a GPU: malloc and free, new and delete
   // in __global__ and __device__ functions are rewritten to cusim's, which
   // use the heap in a kernel and the host's allocator outside one (for
-  // __host__ __device__ functions called from the host).
+  // __host__ __device__ functions called from the host). memcpy, memmove
+  // and memset become cusim's too (device_memory_functions.hpp), which tell
+  // the checking builds' hooks what they read and write.
   //
-  // `malloc(` or `std::malloc(` / `::malloc(`, not `x.malloc(` or `x->malloc(`.
-  bool is_call_of_free_function(std::string_view word) const {
+  // `malloc(` or `std::malloc(` / `::malloc(`, not `x.malloc(` or `x->malloc(`,
+  // with C's count of `arguments`: a call with another count is of another
+  // function of that name (Thrust's malloc(policy, n), free(policy, p)).
+  bool is_call_of_free_function(std::string_view word, std::size_t arguments) const {
     const std::size_t open = src_.find_first_not_of(" \t\n", pos_ + word.size());
     if (open == std::string::npos || src_[open] != '(') return false;
-    // C's malloc and free take one argument; a call with more is of another
-    // function of that name (Thrust's malloc(policy, n), free(policy, p)).
-    if (argument_count(open) != 1) return false;
+    if (argument_count(open) != arguments) return false;
     const std::size_t before = out_.find_last_not_of(" \t\n");
     if (before == std::string::npos) return true;
     if (out_[before] == '.' || (out_[before] == '>' && before > 0 && out_[before - 1] == '-')) return false;
@@ -832,18 +837,35 @@ class rewriter {
     std::size_t b = q;
     while (b > 0 && is_ident_char(out_[b - 1])) --b;
     const std::string qualifier = out_.substr(b, q - b);
-    return qualifier.empty() || qualifier == "std";
+    if (qualifier.empty()) return true;
+    // `std::` or `::std::`, not `cuda::std::`.
+    const bool nested = b >= 3 && out_[b - 1] == ':' && out_[b - 2] == ':' && is_ident_char(out_[b - 3]);
+    return qualifier == "std" && !nested;
   }
-  void rewrite_heap_call(std::string_view word) {
-    // Drop a `std::` or `::` already written: the replacement is fully qualified.
-    const std::size_t before = out_.find_last_not_of(" \t\n");
-    if (before != std::string::npos && out_[before] == ':') {
-      std::size_t b = before;
-      while (b > 0 && (out_[b - 1] == ':' || out_[b - 1] == ' ')) --b;
-      while (b > 0 && is_ident_char(out_[b - 1])) --b;
+  void rewrite_c_library_call(std::string_view word) {
+    // Drop a `std::`, `::std::` or `::` already written: the replacement is
+    // fully qualified. (Only those: a `:` before them is a conditional's.)
+    std::size_t b = out_.size();
+    const auto take_scope = [&] {
+      std::size_t c = b;
+      while (c > 0 && (out_[c - 1] == ' ' || out_[c - 1] == '\t' || out_[c - 1] == '\n')) --c;
+      if (c < 2 || out_[c - 1] != ':' || out_[c - 2] != ':') return false;
+      b = c - 2;
+      return true;
+    };
+    if (take_scope()) {
+      std::size_t end = b;
+      while (end > 0 && out_[end - 1] == ' ') --end;
+      std::size_t start = end;
+      while (start > 0 && is_ident_char(out_[start - 1])) --start;
+      if (out_.compare(start, end - start, "std") == 0) {
+        b = start;
+        take_scope();
+      }
       out_.resize(b);
     }
-    out_ += word == "malloc" ? "::cusim::detail::device_malloc" : "::cusim::detail::device_free";
+    out_ += "::cusim::detail::device_";
+    out_ += word;
     pos_ += word.size();
     last_word_ = {};
   }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "settings.hpp"
 
@@ -55,10 +56,26 @@ runtime_library runtime_for(check_kind check) {
     case check_kind::memory:
       return {"libcusim-memcheck.a", CUSIM_CC_MEMCHECK_LINK_LIBRARIES,
               {"-fsanitize=address", "-fno-omit-frame-pointer", "-g"}};
-    case check_kind::banks:  // the plain runtime, with hooks (locate_toolchain)
+    case check_kind::banks:  // the plain runtime, with hooks (hooks_for)
+    case check_kind::init:
     case check_kind::none: break;
   }
   return {"libcusim.a", CUSIM_CC_LINK_LIBRARIES, {}};
+}
+
+// The library of instrumentation hooks a program links before the plain
+// runtime (--warp-mode=lockstep, --check=banks, --check=init), if any.
+struct hooks_library {
+  const char* name;        // lib<name>.a
+  const char* build_path;  // in the build tree
+  const char* option;      // what asks for it
+};
+
+std::optional<hooks_library> hooks_for(const options& o) {
+  if (o.lockstep) return hooks_library{"cusim-lockstep", CUSIM_CC_LOCKSTEP_LIBRARY, "--warp-mode=lockstep"};
+  if (o.check == check_kind::banks) return hooks_library{"cusim-banks", CUSIM_CC_BANKS_LIBRARY, "--check=banks"};
+  if (o.check == check_kind::init) return hooks_library{"cusim-initcheck", CUSIM_CC_INITCHECK_LIBRARY, "--check=init"};
+  return std::nullopt;
 }
 
 }  // namespace
@@ -105,7 +122,8 @@ toolchain locate_toolchain(const options& o) {
     }
     t.link_libraries = std::move(libraries);
   }
-  if (o.check != check_kind::none && o.check != check_kind::banks) {
+  const std::optional<hooks_library> hooks = hooks_for(o);
+  if (o.check != check_kind::none && !hooks) {
     if (t.link_libraries.empty() || t.link_libraries.front().empty()) {
       std::cerr << "cusim-cc: --check needs " << runtime.library
                 << ", which a sanitizer build of cusim does not make\n";
@@ -113,31 +131,30 @@ toolchain locate_toolchain(const options& o) {
     }
     t.sanitize_flags = runtime.flags;
   }
-  if (o.lockstep || o.check == check_kind::banks) {
+  if (hooks) {
     // ThreadSanitizer's instrumentation without its runtime: the hooks it
-    // calls are libcusim-lockstep's or libcusim-banks's, which name source
-    // lines from -g's debug information.
-    const bool banks = o.check == check_kind::banks;
+    // calls are the library's, which name source lines from -g's debug
+    // information.
     // __CUSIM_ACCESS_HOOKS__: the kernel's thread loop stays out of such a
     // program (kernel_call.hpp), the hooks would take its accesses for the
     // CUDA thread's.
     t.instrument_flags = {"-fsanitize=thread", "-g", "-D__CUSIM_ACCESS_HOOKS__=1"};
-    if (!banks) {
+    if (o.lockstep) {
       // Lockstep also follows every basic block (to keep diverged lanes
       // apart), and needs the branches laid out as the source has them:
       // unoptimised, whatever -O the command line gives.
       t.instrument_flags.push_back("-fsanitize-coverage=trace-pc");
       t.final_flags = {"-O0"};
     }
-    const std::string name = banks ? "cusim-banks" : "cusim-lockstep";
-    const std::string hooks = prefix.empty() ? std::string(banks ? CUSIM_CC_BANKS_LIBRARY : CUSIM_CC_LOCKSTEP_LIBRARY)
-                                             : (prefix / CUSIM_CC_INSTALL_LIBDIR / ("lib" + name + ".a")).string();
-    if (hooks.empty()) {
-      std::cerr << "cusim-cc: " << (banks ? "--check=banks" : "--warp-mode=lockstep") << " needs lib" << name
+    const std::string library = prefix.empty()
+                                    ? std::string(hooks->build_path)
+                                    : (prefix / CUSIM_CC_INSTALL_LIBDIR / ("lib" + std::string(hooks->name) + ".a")).string();
+    if (library.empty()) {
+      std::cerr << "cusim-cc: " << hooks->option << " needs lib" << hooks->name
                 << ", which a sanitizer build of cusim does not make\n";
       std::exit(2);
     }
-    t.link_libraries.insert(t.link_libraries.begin(), hooks);
+    t.link_libraries.insert(t.link_libraries.begin(), library);
   }
   notice(o, std::string("headers from ") + t.include_dirs.front());
   return t;

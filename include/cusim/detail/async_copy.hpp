@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include <cusim/detail/device_api.hpp>
+#include <cusim/detail/device_memory_functions.hpp>
 
 namespace cuda {
 
@@ -63,8 +64,8 @@ void async_copy(void* dst, const void* src, Shape size, std::size_t rank, std::s
   }
   const std::size_t share = (bytes + ranks - 1) / ranks, begin = share * rank;
   if (begin < bytes) {
-    std::memcpy(static_cast<char*>(dst) + begin, static_cast<const char*>(src) + begin,
-                begin + share <= bytes ? share : bytes - begin);
+    device_memcpy(static_cast<char*>(dst) + begin, static_cast<const char*>(src) + begin,
+                  begin + share <= bytes ? share : bytes - begin);
   }
 }
 
