@@ -11,6 +11,7 @@
 // memory the host may fill by any means (fread, a libc memcpy), which no
 // hook sees. Neither is shared memory (Valgrind follows it: debugging.md).
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -80,36 +81,58 @@ struct written_bytes {
 };
 
 // Every device allocation used so far, by base. Lookups from the hooks go
-// through a per-OS-thread cache of the last one hit, valid while no
-// allocation has been freed since (`generation`).
+// through a per-OS-thread cache of the last few ranges looked up (an
+// allocation, device or not, or a page outside every allocation: a stack,
+// shared memory, the host's heap), valid while no allocation has been made
+// or freed since (`generation`): a kernel that reads two buffers and writes
+// a third through its locals finds each there.
 class written_memory {
  public:
   // The record of the device allocation holding `address`, or null.
   written_bytes* find(const void* address) {
     const auto a = reinterpret_cast<std::uintptr_t>(address);
-    thread_local written_bytes* cached = nullptr;
-    thread_local std::uint64_t cached_generation = 0;
+    thread_local lookup_cache cache;
     const std::uint64_t now = generation_.load(std::memory_order_acquire);
-    if (cached != nullptr && cached_generation == now && cached->holds(a)) return cached;
+    if (cache.generation != now) cache = lookup_cache{.generation = now};
+    for (const cached_range& r : cache.ranges) {
+      if (a >= r.from && a < r.to) return r.bytes;
+    }
+    cached_range& r = cache.ranges[cache.next++ % cache.ranges.size()];
     const std::optional<allocation> found = find_allocation(address);  // before the lock: allocations' own
-    if (!found || found->kind != memory_kind::device) return nullptr;
-    std::lock_guard lock(mutex_);
+    if (!found) {
+      constexpr std::uintptr_t page = 4096;
+      r = {a / page * page, a / page * page + page, nullptr};
+      return nullptr;
+    }
     const auto base = reinterpret_cast<std::uintptr_t>(found->base);
+    r = {base, base + found->size, nullptr};
+    if (found->kind != memory_kind::device) return nullptr;
+    std::lock_guard lock(mutex_);
     auto it = by_base_.find(base);
     if (it == by_base_.end()) it = by_base_.emplace(base, std::make_unique<written_bytes>(base, found->size)).first;
-    cached = it->second.get();
-    cached_generation = now;
-    return cached;
+    r.bytes = it->second.get();
+    return r.bytes;
   }
+
+  void allocations_changed() { generation_.fetch_add(1, std::memory_order_acq_rel); }
 
   void forget(const void* base) {
     std::lock_guard lock(mutex_);
-    if (by_base_.erase(reinterpret_cast<std::uintptr_t>(base)) != 0) {
-      generation_.fetch_add(1, std::memory_order_acq_rel);
-    }
+    by_base_.erase(reinterpret_cast<std::uintptr_t>(base));
+    allocations_changed();
   }
 
  private:
+  struct cached_range {
+    std::uintptr_t from = 0, to = 0;
+    written_bytes* bytes = nullptr;  // null: not device memory
+  };
+  struct lookup_cache {
+    std::uint64_t generation = 0;
+    unsigned int next = 0;
+    std::array<cached_range, 8> ranges{};
+  };
+
   std::mutex mutex_;
   std::map<std::uintptr_t, std::unique_ptr<written_bytes>> by_base_;
   std::atomic<std::uint64_t> generation_{1};
@@ -192,9 +215,10 @@ void check_copy_source(const void* src, std::size_t count) {
          count, *unwritten - (a - w->base), where.empty() ? "" : ": ", where);
 }
 
+void note_made() { memory().allocations_changed(); }
 void note_freed(const void* base) { memory().forget(base); }
 
-const runtime_write_observer observer{check_copy_source, mark_written, note_freed};
+const runtime_write_observer observer{check_copy_source, mark_written, note_made, note_freed};
 
 void summary_at_exit() {
   const std::uint64_t reads = unwritten_reads.load();

@@ -171,6 +171,7 @@ void* allocate(std::size_t size, memory_kind kind) {
   address_check::poison(static_cast<char*>(base) + size, padded_size(made) - size);
   t.by_base.emplace(reinterpret_cast<std::uintptr_t>(base), made);
   if (counts_as_device(kind)) in_use += size;
+  note_allocation_made();
   return base;
 }
 

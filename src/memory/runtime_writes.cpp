@@ -25,6 +25,10 @@ void note_written(const void* dst, std::size_t count) {
   if (observer != nullptr) observer->written(dst, count);
 }
 
+void note_allocation_made() {
+  if (observer != nullptr) observer->made();
+}
+
 void note_allocation_freed(const void* base) {
   if (observer != nullptr) observer->freed(base);
 }

@@ -13,7 +13,8 @@ namespace cusim::detail {
 struct runtime_write_observer {
   void (*copied_from)(const void* src, std::size_t count);  // before the copy
   void (*written)(const void* dst, std::size_t count);
-  void (*freed)(const void* base);  // an allocation of allocations.hpp, as it is freed
+  void (*made)();                   // an allocation of allocations.hpp, as it is made
+  void (*freed)(const void* base);  // and as it is freed
 };
 
 // The checker's, set once before main; null: none.
@@ -22,6 +23,7 @@ void observe_runtime_writes(const runtime_write_observer* observer);
 void copy_bytes(void* dst, const void* src, std::size_t count);  // memmove
 void set_bytes(void* dst, int value, std::size_t count);         // memset
 void note_written(const void* dst, std::size_t count);          // written otherwise
+void note_allocation_made();
 void note_allocation_freed(const void* base);
 
 }  // namespace cusim::detail

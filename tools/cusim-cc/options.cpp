@@ -506,6 +506,26 @@ void notice(const options& o, const std::string& what) {
   if (o.verbose) std::cerr << "cusim-cc: " << what << "\n";
 }
 
-options parse_command_line(int argc, char** argv) { return parser(std::vector<std::string>(argv + 1, argv + argc)).run(); }
+namespace {
+// nvcc's NVCC_PREPEND_FLAGS and NVCC_APPEND_FLAGS: options read before and
+// after the command line's, split at white space (no quoting, as nvcc's).
+// They reach builds a user cannot edit: a project's CMake files, a script.
+std::vector<std::string> environment_options(const char* name) {
+  std::vector<std::string> words;
+  const char* value = std::getenv(name);
+  if (value == nullptr) return words;
+  std::istringstream in(value);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+}  // namespace
+
+options parse_command_line(int argc, char** argv) {
+  std::vector<std::string> args = environment_options("NVCC_PREPEND_FLAGS");
+  args.insert(args.end(), argv + 1, argv + argc);
+  const std::vector<std::string> appended = environment_options("NVCC_APPEND_FLAGS");
+  args.insert(args.end(), appended.begin(), appended.end());
+  return parser(std::move(args)).run();
+}
 
 }  // namespace cusim::cc

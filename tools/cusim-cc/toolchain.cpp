@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
@@ -106,8 +107,11 @@ toolchain locate_toolchain(const options& o) {
   // link line `-v` prints: the toolkit's lib64 marks that line (nvcc's
   // LIBRARIES), and a system library is named -lNAME where its development
   // link exists, as CMake drops full paths to versioned .so files. libcusim
-  // itself stays the path found now, so a moved prefix still links.
-  if (!t.toolkit_dir.empty() && o.check == check_kind::none && !o.lockstep) {
+  // itself stays the path found now, so a moved prefix still links. (So do
+  // the hooks of a check that needs no sanitizer's runtime, put before it
+  // below; a sanitizer's build links with flags CMake would not keep.)
+  const std::optional<hooks_library> hooks = hooks_for(o);
+  if (!t.toolkit_dir.empty() && (o.check == check_kind::none || hooks)) {
     std::vector<std::string> libraries{"-L" + (fs::path(t.toolkit_dir) / "lib64").string()};
     for (const std::string& library : t.link_libraries) {
       const fs::path path(library);
@@ -122,7 +126,6 @@ toolchain locate_toolchain(const options& o) {
     }
     t.link_libraries = std::move(libraries);
   }
-  const std::optional<hooks_library> hooks = hooks_for(o);
   if (o.check != check_kind::none && !hooks) {
     if (t.link_libraries.empty() || t.link_libraries.front().empty()) {
       std::cerr << "cusim-cc: --check needs " << runtime.library
@@ -169,7 +172,10 @@ void print_environment(const toolchain& t) {
             << "#$ NVVMIR_LIBRARY_DIR=" << (top / "nvvm" / "libdevice").string() << '\n'
             << "#$ PATH=" << (top / "bin").string() << ':' << (path != nullptr ? path : "") << '\n'
             << "#$ INCLUDES=\"-I" << (top / "include").string() << "\"\n";
-  if (t.link_libraries.front().starts_with("-L")) std::cerr << "#$ LIBRARIES=  " << t.link_libraries.front() << '\n';
+  // (After a check's hooks library, which comes first.)
+  const auto lib64 = std::find_if(t.link_libraries.begin(), t.link_libraries.end(),
+                                  [](const std::string& l) { return l.starts_with("-L"); });
+  if (lib64 != t.link_libraries.end()) std::cerr << "#$ LIBRARIES=  " << *lib64 << '\n';
 }
 
 int run_command(const options& o, const std::vector<std::string>& command, std::string* error_output) {
