@@ -55,8 +55,20 @@ struct written_bytes {
 
   bool holds(std::uintptr_t address) const { return address >= base && address - base < size; }
 
+  // The bits of [i, i + count) when they lie in one byte of `bits` (an
+  // aligned access of up to 8 bytes: nearly all of them), else 0.
+  static std::uint8_t one_byte_mask(std::size_t i, std::size_t count) {
+    return i % 8 + count <= 8 ? static_cast<std::uint8_t>(((1u << count) - 1u) << (i % 8)) : 0;
+  }
+
   void mark(std::uintptr_t from, std::size_t count) {
-    for (std::size_t i = from - base, end = std::min(size, i + count); i < end; ++i) {
+    const std::size_t first = from - base;
+    if (const std::uint8_t mask = one_byte_mask(first, count); mask != 0 && first + count <= size) {
+      std::atomic<std::uint8_t>& cell = bits[first / 8];
+      if ((cell.load(std::memory_order_relaxed) & mask) != mask) cell.fetch_or(mask, std::memory_order_relaxed);
+      return;
+    }
+    for (std::size_t i = first, end = std::min(size, i + count); i < end; ++i) {
       const auto bit = static_cast<std::uint8_t>(1u << (i % 8));
       if ((bits[i / 8].load(std::memory_order_relaxed) & bit) == 0) bits[i / 8].fetch_or(bit, std::memory_order_relaxed);
     }
@@ -66,7 +78,11 @@ struct written_bytes {
 
   // The first byte of [from, from + count) nothing wrote, or none.
   std::optional<std::size_t> first_unwritten(std::uintptr_t from, std::size_t count) const {
-    for (std::size_t i = from - base, end = std::min(size, i + count); i < end; ++i) {
+    const std::size_t first = from - base;
+    if (const std::uint8_t mask = one_byte_mask(first, count); mask != 0 && first + count <= size) {
+      if ((bits[first / 8].load(std::memory_order_relaxed) & mask) == mask) return std::nullopt;  // all written
+    }
+    for (std::size_t i = first, end = std::min(size, i + count); i < end; ++i) {
       if (!written(i)) return i;
     }
     return std::nullopt;
@@ -139,7 +155,10 @@ class written_memory {
 };
 
 written_memory& memory() {
-  static auto* m = new written_memory;  // never destroyed: kernels may run while statics are
+  // Made on first use (a program's static constructors store through the
+  // hooks before this file's statics exist), never destroyed (kernels may
+  // run while statics are).
+  static auto* m = new written_memory;
   return *m;
 }
 
@@ -180,6 +199,7 @@ void report_unwritten(const thread_context& t, const void* address, std::size_t 
 void check_read(const void* address, unsigned int bytes, bool atomic, void* pc) {
   const thread_context* t = current_thread;
   if (t == nullptr || t->block == nullptr) return;  // the host's: not checked, as on a GPU
+  if (t->block->owns_shared(address)) return;       // not followed (the commonest read in a tiled kernel)
   written_bytes* w = memory().find(address);
   if (w == nullptr) return;
   const auto a = reinterpret_cast<std::uintptr_t>(address);
