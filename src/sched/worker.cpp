@@ -625,6 +625,8 @@ void worker::spin_point(bool polling) {
   hand_over(self, next);
 }
 
+bool worker::thread_identities_limited() { return race::enabled || sanitizer_fibers::tsan; }
+
 // Threads that poll wait for another's work. When the threads this worker
 // runs have polled many times and none has made progress meanwhile (exited,
 // arrived at or passed a barrier, completed a warp collective), every one
@@ -636,8 +638,6 @@ void worker::spin_point(bool polling) {
 // fiber; a ThreadSanitizer build follows at most 8128). Threads contending
 // for a lock or a counter without a barrier between look the same, and get
 // blocks resident early, as on a GPU.
-bool worker::thread_identities_limited() { return race::enabled || sanitizer_fibers::tsan; }
-
 bool worker::room_for_spinners(block_state& block) {
   // (Under race checking the grid's room, set at the launch, is the tighter bound: limited_resident_threads.)
   constexpr std::uint64_t polls_per_thread = 16, thread_budget = 16384;
